@@ -1,0 +1,74 @@
+/**
+ * One typed function per API call the dashboard makes (docs/api.md, docs/api-ingestion.md). Components
+ * call these, never `fetch`, so every request goes through the same token, app and error handling.
+ */
+import type { IssueStatus, Severity } from '../../../shared/constants.ts'
+import type { ManualIssueInput } from '../../../shared/schemas/issue.ts'
+import type { ModuleInput } from '../../../shared/schemas/module.ts'
+import type { TagInput } from '../../../shared/schemas/tag.ts'
+import { api } from './client.ts'
+import type {
+  Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
+  ImportJob, ImportResult, IngestionSettings, Module, RawEvent, RetentionInfo, RetentionResult, SourcesPage, Summary, Tag,
+} from './types.ts'
+
+type Signal = AbortSignal | undefined
+export type IssueQuery = Readonly<Record<string, string | number | undefined>>
+
+export const getSummary = (signal?: Signal) => api<Summary>('summary', { signal })
+export const listGroups = (query: IssueQuery, signal?: Signal) => api<GroupsPage>('groups', { query, signal })
+export const getGroup = (id: number, signal?: Signal) => api<GroupDetail>('group', { query: { id, limit: 100 }, signal })
+export const getRawEvent = (occurrence: number, signal?: Signal) => api<RawEvent>('source', { query: { occurrence }, signal })
+
+export const setIssueStatus = (id: number, status: IssueStatus, note: string) =>
+  api<{ id: number; from_status: IssueStatus; status: IssueStatus; note: string | null }>('issue-status', { body: { id, status, note } })
+
+export const setIssueTag = (groupId: number, tagId: number, action: 'add' | 'remove') =>
+  api<{ groupId: number; tagId: number; action: string }>('issue-tags', { body: { group_id: groupId, tag_id: tagId, action } })
+
+export type BulkAction = { action: 'status'; status: IssueStatus; note: string } | { action: 'add_tag' | 'remove_tag'; tag_id: number }
+export const bulkIssues = (ids: readonly number[], action: BulkAction) =>
+  api<{ updated: number; ids: number[] }>('bulk-issues', { body: { ids, ...action } })
+
+export const listAssignableUsers = (signal?: Signal) => api<{ data: AssignableUser[] }>('assignable-users', { signal })
+export const assignIssue = (id: number, assignedToId: string | null) =>
+  api<{ id: number; assigned_to_id: string | null; assigned_to_label: string | null }>('assign-issue', { body: { id, assigned_to_id: assignedToId } })
+
+export const createIssue = (input: Partial<ManualIssueInput>) => api<{ data: { id: number } }>('issues', { body: input })
+
+export const listTags = (signal?: Signal) => api<{ data: Tag[] }>('tags', { signal })
+export const createTag = (input: TagInput) => api<Tag>('tags', { method: 'POST', body: input })
+export const updateTag = (id: number, input: TagInput) => api<Tag>('tags', { method: 'PUT', body: { id, ...input } })
+export const deleteTag = (id: number) => api<{ id: number; deleted: boolean }>('tags', { method: 'DELETE', body: { id } })
+
+export const listModules = (signal?: Signal) => api<{ data: Module[] }>('modules', { signal })
+export const createModule = (input: ModuleInput) => api<Module>('modules', { method: 'POST', body: input })
+
+export const listApplications = (signal?: Signal) => api<{ data: Application[] }>('applications', { app: null, signal })
+export const createApplication = (input: { name: string; id?: string }) =>
+  api<Application>('applications', { method: 'POST', body: input, app: null })
+
+export const listSources = (page: number, signal?: Signal, limit = 12) => api<SourcesPage>('sources', { query: { page, limit }, signal })
+
+export const getIngestionSettings = (signal?: Signal) => api<IngestionSettings>('ingestion-settings', { signal })
+export const saveIngestionSettings = (severities: Severity[]) =>
+  api<IngestionSettings>('ingestion-settings', { method: 'POST', body: { severities } })
+
+/** Uploads one log file as the raw request body; `file` is `<module>/<name>` (the module may be empty). */
+export const uploadLog = (file: string, content: Blob) =>
+  api<ImportResult>('import-incoming', { method: 'POST', query: { file }, raw: content })
+export const getImportStatus = (signal?: Signal) =>
+  api<{ data: ImportJob[]; pending: { files: number; bytes: number } }>('import-incoming', { signal })
+/** Re-reads every archived file from the start with the current severities. */
+export const reindex = () => api<ImportResult>('reindex', { method: 'POST', body: {} })
+/** "Process logs": imports everything waiting in the application's incoming area. */
+export const processLogs = () => api<ImportResult>('import-incoming', { method: 'POST', body: {} })
+
+export const previewDeletion = (scope: DeletionScope, signal?: Signal) =>
+  api<DeletionPreview>('log-deletion-preview', { query: scope, signal })
+export const deleteLogs = (scope: DeletionScope, confirmation: string) =>
+  api<DeletionResult>('delete-logs', { body: { ...scope, confirmation } })
+
+export const getRetention = (signal?: Signal) => api<RetentionInfo>('processed-retention', { signal })
+/** "Prune archive now": applies the configured retention rules to the processed archive. */
+export const pruneArchive = () => api<RetentionResult>('processed-retention', { method: 'POST', body: {} })

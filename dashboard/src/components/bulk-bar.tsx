@@ -1,0 +1,76 @@
+import { useState } from 'preact/hooks'
+import { ISSUE_STATUSES, type IssueStatus } from '../../../shared/constants.ts'
+import { errorMessage } from '../api/api-error.ts'
+import { bulkIssues, type BulkAction } from '../api/endpoints.ts'
+import { humanize, plural } from '../lib/format.ts'
+import { useCatalog } from '../state/catalog.tsx'
+import { invalidateData } from '../state/data-epoch.ts'
+import { showToast } from '../state/toasts.ts'
+
+/** Actions on the selected issues (`bulk-issues`): status with a note, add or remove a tag. */
+export function BulkBar({ ids, onDone, onClear }: { ids: readonly number[]; onDone: () => void; onClear: () => void }) {
+  const { tags } = useCatalog()
+  const [status, setStatus] = useState<IssueStatus>('fixed')
+  const [note, setNote] = useState('')
+  const [tagId, setTagId] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState('')
+
+  const run = async (action: BulkAction, done: string) => {
+    setBusy(true)
+    setError('')
+    try {
+      const result = await bulkIssues(ids, action)
+      showToast(`${done} (${plural(result.updated ?? ids.length, 'issue')})`)
+      setNote('')
+      onDone()
+      invalidateData()
+    } catch (failure) {
+      setError(errorMessage(failure))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const tagList = tags.data?.data ?? []
+  const tagName = tagList.find((tag) => String(tag.id) === tagId)?.name ?? ''
+
+  return (
+    <section class="bulk-bar" aria-label="Bulk actions" data-testid="bulk-bar">
+      <strong class="bulk-count">{plural(ids.length, 'issue')} selected</strong>
+      <form
+        class="bulk-group"
+        onSubmit={(event) => {
+          event.preventDefault()
+          void run({ action: 'status', status, note }, `Status set to ${humanize(status)}`)
+        }}
+      >
+        <label class="visually-hidden" for="bulk-status">New status</label>
+        <select id="bulk-status" value={status} onChange={(event) => setStatus(event.currentTarget.value as IssueStatus)}>
+          {ISSUE_STATUSES.map((value) => (
+            <option key={value} value={value}>{humanize(value)}</option>
+          ))}
+        </select>
+        <label class="visually-hidden" for="bulk-note">Note</label>
+        <input id="bulk-note" type="text" placeholder="Note (optional)" value={note} maxLength={10_000} onInput={(event) => setNote(event.currentTarget.value)} />
+        <button type="submit" class="button button-small button-primary" disabled={busy}>Set status</button>
+      </form>
+      <div class="bulk-group">
+        <label class="visually-hidden" for="bulk-tag">Tag</label>
+        <select id="bulk-tag" value={tagId} onChange={(event) => setTagId(event.currentTarget.value)}>
+          <option value="">{tagList.length ? 'Choose a tag…' : 'No tags yet'}</option>
+          {tagList.map((tag) => (
+            <option key={tag.id} value={String(tag.id)}>{tag.name}</option>
+          ))}
+        </select>
+        <button type="button" class="button button-small" disabled={busy || !tagId} onClick={() => run({ action: 'add_tag', tag_id: Number(tagId) }, `Tag ${tagName} added`)}>
+          Add tag
+        </button>
+        <button type="button" class="button button-small button-ghost" disabled={busy || !tagId} onClick={() => run({ action: 'remove_tag', tag_id: Number(tagId) }, `Tag ${tagName} removed`)}>
+          Remove tag
+        </button>
+      </div>
+      <button type="button" class="link-button" onClick={onClear}>Clear selection</button>
+      {error && <p class="field-error bulk-error" role="alert">{error}</p>}
+    </section>
+  )
+}

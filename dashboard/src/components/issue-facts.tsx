@@ -1,0 +1,44 @@
+import type { ComponentChildren } from 'preact'
+import type { GroupDetail } from '../api/types.ts'
+import { formatNumber, humanize, relativeTime, utcTitle } from '../lib/format.ts'
+import { navigate } from '../state/url-state.ts'
+import { ModuleChip } from './badges.tsx'
+
+/** The issue's facts as a definition list. The culprit frame is a button that searches for it (reference §7). */
+export function IssueFacts({ issue, totalOccurrences }: { issue: GroupDetail['group']; totalOccurrences: number }) {
+  const rows: [string, ComponentChildren][] = [
+    ['Events', `${formatNumber(issue.count)}${totalOccurrences !== issue.count ? ` (${formatNumber(totalOccurrences)} stored)` : ''}`],
+    ['First seen', <time title={utcTitle(issue.first_seen)}>{issue.first_seen} <span class="muted">({relativeTime(issue.first_seen)})</span></time>],
+    ['Last seen', <time title={utcTitle(issue.last_seen)}>{issue.last_seen} <span class="muted">({relativeTime(issue.last_seen)})</span></time>],
+    ['Exception', issue.exception_class ? <code>{issue.exception_class}</code> : null],
+    [
+      'Culprit',
+      issue.source_frame ? (
+        <button type="button" class="link-button code" title="Search issues for this frame" onClick={() => navigate({ q: issue.source_frame ?? '', issue: null })}>
+          {issue.source_frame}
+        </button>
+      ) : null,
+    ],
+    ['Module', issue.module_name ? <ModuleChip name={issue.module_name} color={issue.module_color} /> : null],
+    ['Environment', issue.environment],
+    ['Log type', issue.log_type],
+    ['Channel', issue.channel],
+    ['Origin', humanize(issue.origin)],
+    ['Kind', humanize(issue.kind)],
+    ['Assignee', issue.assigned_to_label ?? issue.assignee],
+    ['External', issue.external_url ? <a href={issue.external_url} target="_blank" rel="noopener noreferrer">{issue.external_id ?? issue.external_url}</a> : null],
+    ['Fingerprint', <code class="fingerprint" title={issue.fingerprint}>{issue.fingerprint.slice(0, 16)}…</code>],
+  ]
+  return (
+    <dl class="facts">
+      {rows
+        .filter(([, value]) => value !== null && value !== undefined && value !== '')
+        .map(([label, value]) => (
+          <div key={label} class="fact">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+    </dl>
+  )
+}

@@ -1,0 +1,39 @@
+import { hrefFor, navigate, type ViewState } from '../state/url-state.ts'
+import { AppSwitcher } from './app-switcher.tsx'
+import { Icon } from './icon.tsx'
+import { SourcesList } from './sources-list.tsx'
+
+/** Application switcher, navigation and the sources list (reference §7 "Shell"). */
+export function Sidebar({ state, onManageApps }: { state: ViewState; onManageApps: () => void }) {
+  const link = (view: ViewState['view'], label: string, icon: string) => (
+    <a
+      href={hrefFor({ view, issue: null })}
+      class={state.view === view ? 'nav-link active' : 'nav-link'}
+      aria-current={state.view === view ? 'page' : undefined}
+      onClick={(event) => {
+        event.preventDefault()
+        navigate({ view, issue: null })
+      }}
+    >
+      <Icon name={icon} />
+      {label}
+    </a>
+  )
+  return (
+    <aside class="sidebar" aria-label="Sidebar">
+      <div class="brand">
+        <svg width="22" height="22" viewBox="0 0 32 32" aria-hidden="true">
+          <circle cx="13" cy="13" r="9" fill="none" stroke="currentColor" stroke-width="4" />
+          <path d="M20 20l8 8" stroke="currentColor" stroke-width="4" stroke-linecap="round" />
+        </svg>
+        <span>Loupe</span>
+      </div>
+      <AppSwitcher app={state.app} onManage={onManageApps} />
+      <nav class="nav" aria-label="Main">
+        {link('issues', 'Issues', 'list')}
+        {link('settings', 'Settings', 'settings')}
+      </nav>
+      <SourcesList app={state.app} active={state.source} />
+    </aside>
+  )
+}

@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'preact/hooks'
+import { ISSUE_STATUSES, type IssueStatus } from '../../../shared/constants.ts'
+import { IssueStatusInputSchema } from '../../../shared/schemas/issue.ts'
+import { check } from '../../../shared/validate.ts'
+import { errorMessage } from '../api/api-error.ts'
+import { setIssueStatus } from '../api/endpoints.ts'
+import { humanize } from '../lib/format.ts'
+import { invalidateData } from '../state/data-epoch.ts'
+import { showToast } from '../state/toasts.ts'
+import { Field, fieldProps } from './field.tsx'
+
+/** Status change with an optional note (`issue-status`); the same status again just records the note. */
+export function StatusForm({ issueId, current }: { issueId: number; current: IssueStatus }) {
+  const [status, setStatus] = useState<IssueStatus>(current)
+  const [note, setNote] = useState('')
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+  useEffect(() => setStatus(current), [issueId, current])
+
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    const valid = check({ id: issueId, status, note }, IssueStatusInputSchema)
+    if (!valid.ok) return setError(valid.message)
+    setBusy(true)
+    setError('')
+    try {
+      await setIssueStatus(issueId, status, note)
+      showToast(status === current ? 'Note added' : `Status changed to ${humanize(status)}`)
+      setNote('')
+      invalidateData()
+    } catch (failure) {
+      setError(errorMessage(failure))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form class="status-form" onSubmit={submit} aria-label="Change status">
+      <div class="status-form-row">
+        <div class="field">
+          <label for="inspector-status">Status</label>
+          <select id="inspector-status" value={status} onChange={(event) => setStatus(event.currentTarget.value as IssueStatus)}>
+            {ISSUE_STATUSES.map((value) => (
+              <option key={value} value={value}>{humanize(value)}</option>
+            ))}
+          </select>
+        </div>
+        <Field id="inspector-note" label="Note (optional)" error={error}>
+          <textarea {...fieldProps('inspector-note', error)} rows={2} value={note} onInput={(event) => setNote(event.currentTarget.value)} placeholder="Why? e.g. fixed in release 1.4.2" />
+        </Field>
+      </div>
+      <button type="submit" class="button button-primary button-small" disabled={busy}>
+        {busy ? 'Saving…' : status === current ? 'Add note' : `Set to ${humanize(status)}`}
+      </button>
+    </form>
+  )
+}

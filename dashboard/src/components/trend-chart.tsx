@@ -1,0 +1,126 @@
+import uPlot from 'uplot'
+import 'uplot/dist/uPlot.min.css'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { formatNumber } from '../lib/format.ts'
+import type { TrendDays } from '../lib/trend-days.ts'
+
+const CHART_HEIGHT = 150
+const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim()
+
+/**
+ * Daily events (bars, error events darker inside them) over the last 30 days. Clicking a day — or picking one with
+ * the arrow keys and Enter — filters the issue list by it (reference §7); clicking the selected day clears.
+ */
+export function TrendChart({ trend, selected, onSelect }: { trend: TrendDays; selected: string; onSelect: (day: string) => void }) {
+  const host = useRef<HTMLDivElement>(null)
+  const plot = useRef<uPlot | null>(null)
+  const [focusIndex, setFocusIndex] = useState<number | null>(null)
+  const [themeTick, setThemeTick] = useState(0)
+  const latest = useRef({ trend, selected, onSelect })
+  latest.current = { trend, selected, onSelect }
+
+  // Colours come from CSS variables, so the chart is rebuilt when the theme changes.
+  useEffect(() => {
+    const media = window.matchMedia('(prefers-color-scheme: dark)')
+    const bump = () => setThemeTick((value) => value + 1)
+    media.addEventListener('change', bump)
+    window.addEventListener('loupe-theme', bump)
+    return () => {
+      media.removeEventListener('change', bump)
+      window.removeEventListener('loupe-theme', bump)
+    }
+  }, [])
+
+  useEffect(() => {
+    const element = host.current!
+    const x = trend.days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000)
+    const axis = { stroke: css('--muted'), grid: { stroke: css('--border'), width: 1 }, ticks: { show: false }, font: '11px system-ui, sans-serif' }
+    const options: uPlot.Options = {
+      width: Math.max(element.clientWidth, 200),
+      height: CHART_HEIGHT,
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false }, points: { show: false } },
+      scales: { x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.15)] } },
+      axes: [{ ...axis, space: 60 }, { ...axis, size: 44, values: (_u, values) => values.map((value) => (Number.isInteger(value) ? formatNumber(value) : '')) }],
+      series: [
+        {},
+        { label: 'Events', stroke: css('--chart-events'), fill: css('--chart-events'), width: 0, paths: uPlot.paths.bars!({ size: [0.7, 28] }), points: { show: false } },
+        // Errors are a subset of events, so drawing their bar over the events bar reads as a stack.
+        { label: 'Errors', stroke: css('--sev-error'), fill: css('--sev-error'), width: 0, paths: uPlot.paths.bars!({ size: [0.7, 28] }), points: { show: false } },
+      ],
+      hooks: {
+        drawClear: [
+          (u) => {
+            const index = latest.current.trend.days.indexOf(latest.current.selected)
+            if (index < 0) return
+            const step = u.bbox.width / Math.max(1, latest.current.trend.days.length)
+            const center = u.valToPos(u.data[0][index]!, 'x', true)
+            u.ctx.save()
+            u.ctx.fillStyle = css('--selection')
+            u.ctx.fillRect(center - step / 2, u.bbox.top, step, u.bbox.height)
+            u.ctx.restore()
+          },
+        ],
+      },
+    }
+    // Zero days draw nothing (a zero-height bar would show as a stray line on the axis).
+    const orNull = (values: number[]) => values.map((value) => (value === 0 ? null : value))
+    const chart = new uPlot(options, [x, orNull(trend.events), orNull(trend.errors)], element)
+    plot.current = chart
+    const click = () => {
+      const index = chart.cursor.idx
+      const day = index === null || index === undefined ? undefined : latest.current.trend.days[index]
+      if (day) latest.current.onSelect(day === latest.current.selected ? '' : day)
+    }
+    chart.over.addEventListener('click', click)
+    chart.over.style.cursor = 'pointer'
+    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(element.clientWidth, 200), height: CHART_HEIGHT }))
+    resize.observe(element)
+    return () => {
+      resize.disconnect()
+      chart.destroy()
+      plot.current = null
+    }
+  }, [trend, themeTick])
+
+  useEffect(() => plot.current?.redraw(false, false), [selected])
+
+  const move = (index: number) => {
+    const chart = plot.current
+    if (!chart || trend.days.length === 0) return
+    const clamped = Math.min(trend.days.length - 1, Math.max(0, index))
+    setFocusIndex(clamped)
+    chart.setCursor({ left: chart.valToPos(chart.data[0][clamped]!, 'x'), top: chart.bbox.height / devicePixelRatio / 2 })
+  }
+  const focusedDay = focusIndex === null ? null : trend.days[focusIndex]
+
+  return (
+    <div class="trend">
+      <div
+        ref={host}
+        class="trend-canvas"
+        tabIndex={0}
+        role="group"
+        aria-label="Daily events, last 30 days. Arrow keys choose a day, Enter filters the issues by it."
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+            event.preventDefault()
+            move((focusIndex ?? trend.days.length - 1) + (event.key === 'ArrowRight' ? 1 : -1))
+          } else if ((event.key === 'Enter' || event.key === ' ') && focusedDay) {
+            event.preventDefault()
+            onSelect(focusedDay === selected ? '' : focusedDay)
+          }
+        }}
+        onBlur={() => setFocusIndex(null)}
+      />
+      <p class="trend-readout" aria-live="polite">
+        {focusedDay
+          ? `${focusedDay}: ${formatNumber(trend.events[focusIndex!])} events, ${formatNumber(trend.errors[focusIndex!])} errors`
+          : selected
+            ? `Showing issues seen on ${selected}. Click the day again to clear.`
+            : 'Click a day to filter the issues by it.'}
+      </p>
+    </div>
+  )
+}

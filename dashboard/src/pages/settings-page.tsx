@@ -1,0 +1,46 @@
+import { IngestionSettingsPanel } from '../components/ingestion-settings-panel.tsx'
+import { LogDeletionPanel } from '../components/log-deletion-panel.tsx'
+import { LogUploadPanel } from '../components/log-upload-panel.tsx'
+import { RetentionPanel } from '../components/retention-panel.tsx'
+import { navigate, SETTINGS_TABS, type ViewState } from '../state/url-state.ts'
+
+const LABELS: Record<ViewState['tab'], string> = { ingestion: 'Ingestion', logs: 'Logs', maintenance: 'Maintenance' }
+
+/** Settings: ingestion severities, log upload and processing, deletion and archive retention. */
+export function SettingsPage({ state }: { state: ViewState }) {
+  const onKey = (event: KeyboardEvent) => {
+    // WAI-ARIA tabs: arrow keys move between tabs.
+    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return
+    const index = SETTINGS_TABS.indexOf(state.tab) + (event.key === 'ArrowRight' ? 1 : -1)
+    const next = SETTINGS_TABS[(index + SETTINGS_TABS.length) % SETTINGS_TABS.length]!
+    navigate({ tab: next }, 'replace')
+    requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus())
+  }
+  return (
+    <div class="settings-page">
+      <div class="page-heading">
+        <div>
+          <p class="eyebrow">Configuration</p>
+          <h1>Settings</h1>
+        </div>
+      </div>
+      <div class="tabs" role="tablist" aria-label="Settings sections" onKeyDown={onKey}>
+        {SETTINGS_TABS.map((tab) => (
+          <button key={tab} id={`tab-${tab}`} type="button" role="tab" aria-selected={state.tab === tab} aria-controls={`panel-${tab}`} tabIndex={state.tab === tab ? 0 : -1} class={state.tab === tab ? 'tab active' : 'tab'} onClick={() => navigate({ tab })}>
+            {LABELS[tab]}
+          </button>
+        ))}
+      </div>
+      <div id={`panel-${state.tab}`} role="tabpanel" aria-labelledby={`tab-${state.tab}`} class="tab-panel">
+        {state.tab === 'ingestion' && <IngestionSettingsPanel app={state.app} />}
+        {state.tab === 'logs' && <LogUploadPanel />}
+        {state.tab === 'maintenance' && (
+          <>
+            <LogDeletionPanel app={state.app} />
+            <RetentionPanel app={state.app} />
+          </>
+        )}
+      </div>
+    </div>
+  )
+}

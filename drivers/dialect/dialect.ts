@@ -1,0 +1,108 @@
+/**
+ * Every SQL text difference between the three engines lives behind this interface (design.md §2,
+ * reference-behaviour.md §1.5). Query code composes SQL through it and never asks which engine it has.
+ *
+ * Conventions all implementations share:
+ * - statements are written with `?` placeholders (see `compile`);
+ * - timestamps are TEXT `YYYY-MM-DD HH:MM:SS` computed in JS, so no engine date functions are needed;
+ * - booleans are stored as integers 0/1;
+ * - the MySQL dialect targets the intersection of MySQL 8 (PlanetScale) and MariaDB ≥ 10.6 (the local
+ *   test engine): no RETURNING, no `CREATE INDEX IF NOT EXISTS`, no ORDER BY inside JSON_ARRAYAGG.
+ */
+export interface Dialect {
+  readonly name: 'sqlite' | 'postgres' | 'mysql'
+
+  /** Quotes one identifier: `"x"` or `` `x` ``. */
+  quote(identifier: string): string
+
+  /** Rewrites `?` placeholders into the engine's form (PostgreSQL `$1…`); identity elsewhere. */
+  compile(sql: string): string
+
+  /**
+   * `INSERT … <source>` that silently skips rows whose unique key already exists.
+   * `source` is `VALUES (…)` or a `SELECT`.
+   */
+  insertIgnore(table: string, columns: readonly string[], source: string, conflict: readonly string[]): string
+
+  /**
+   * `INSERT … <source> ON CONFLICT (conflict) DO UPDATE SET …`. Update expressions refer to the incoming row
+   * through `incoming(column)`. A SELECT source must contain a WHERE clause (SQLite's upsert grammar needs
+   * it to tell `ON CONFLICT` from a join constraint; `WHERE 1 = 1` will do).
+   */
+  upsert(
+    table: string,
+    columns: readonly string[],
+    source: string,
+    conflict: readonly string[],
+    updates: Readonly<Record<string, string>>,
+  ): string
+
+  /** The incoming row's value of `column` inside an upsert's update list. */
+  incoming(column: string): string
+
+  /** Smaller / larger of two non-NULL scalar expressions. */
+  least(a: string, b: string): string
+  greatest(a: string, b: string): string
+
+  /**
+   * Case-insensitive "haystack contains needle" (both SQL expressions). Case folding follows the engine:
+   * SQLite folds ASCII letters only, PostgreSQL and MySQL fold Unicode.
+   */
+  containsCi(haystack: string, needle: string): string
+
+  /** Case-insensitive `column LIKE pattern ESCAPE '!'`; build the pattern with `likePattern()`. */
+  likeCi(column: string, pattern: string): string
+
+  /**
+   * A scalar subquery returning a JSON array of objects: `fields` maps output keys to SQL expressions
+   * evaluated over `from` (a FROM … WHERE … tail, which may refer to outer columns). Element order is not
+   * guaranteed on every engine: callers sort after `parseJson`. An empty set gives `[]`.
+   */
+  jsonArray(fields: Readonly<Record<string, string>>, from: string): string
+
+  /**
+   * A row source (usable after FROM, aliased `alias`) that expands one bound JSON parameter — an array of
+   * objects — into typed columns. This is how multi-row writes stay one statement with one parameter,
+   * under D1's 100-bound-parameter limit (wire-protocols.md §3).
+   */
+  jsonRecords(columns: Readonly<Record<string, 'text' | 'integer'>>, alias: string): string
+
+  /** `CAST(x AS <text type>)`. */
+  castText(expression: string): string
+
+  /** Appended to an INSERT to get the new id back where the engine has no last-insert id (PostgreSQL). */
+  readonly returningId: string
+
+  /**
+   * A statement that, run first in a migration batch, serialises concurrent migrators until the batch
+   * commits (PostgreSQL's transaction-scoped advisory lock). SQLite batches are serialised by the engine
+   * and MySQL DDL commits implicitly, so those rely on idempotent statements instead.
+   */
+  migrationLock(key: number): string | undefined
+
+  /** DDL of the table that records applied migrations (created before anything else). */
+  readonly migrationsTable: string
+
+  /** A query returning the engine version as column `version`, and how to present it (`SQLite 3.45.1`). */
+  readonly versionQuery: string
+  describeVersion(raw: string): string
+}
+
+/** `'key', expression, …` — the argument list of the engines' JSON object constructors. */
+export function jsonPairs(fields: Readonly<Record<string, string>>): string {
+  return Object.entries(fields)
+    .map(([key, expression]) => `'${key}', ${expression}`)
+    .join(', ')
+}
+
+/** Builds a `%…%` LIKE pattern that matches `text` literally, escaping with `!` (see `likeCi`). */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[!%_]/g, (c) => `!${c}`)}%`
+}
+
+/** Reads a JSON column: SQLite and MariaDB return text, PostgreSQL and MySQL 8 may return parsed values. */
+export function parseJson<T>(value: unknown, fallback: T): T {
+  if (value === null || value === undefined) return fallback
+  if (typeof value === 'string') return value === '' ? fallback : (JSON.parse(value) as T)
+  return value as T
+}

@@ -1,0 +1,50 @@
+import { jsonPairs as pairs, type Dialect } from './dialect.ts'
+
+const quote = (identifier: string) => `\`${identifier.replaceAll('`', '``')}\``
+
+/**
+ * MySQL 8 as spoken by PlanetScale (and MariaDB ≥ 10.6 locally). Parameters are interpolated client-side by
+ * `@planetscale/database`, so `?` stays as written.
+ */
+export const mysqlDialect: Dialect = {
+  name: 'mysql',
+  quote,
+  compile: (sql) => sql,
+  // INSERT IGNORE would also swallow foreign-key and truncation errors; a no-op duplicate update skips
+  // exactly the duplicate-key case and nothing else. Targets are table-qualified because with a SELECT
+  // source MySQL also resolves names against the selected columns ("Column 'x' in UPDATE is ambiguous").
+  insertIgnore: (table, columns, source, conflict) =>
+    `INSERT INTO ${table} (${columns.join(', ')}) ${source} ON DUPLICATE KEY UPDATE ${table}.${conflict[0]} = ${table}.${conflict[0]}`,
+  upsert: (table, columns, source, _conflict, updates) =>
+    `INSERT INTO ${table} (${columns.join(', ')}) ${source} ON DUPLICATE KEY UPDATE ` +
+    Object.entries(updates)
+      .map(([column, expression]) => `${table}.${column} = ${expression}`)
+      .join(', '),
+  // VALUES() in ON DUPLICATE KEY UPDATE is deprecated in MySQL 8.0.20 but still the only spelling that
+  // both MySQL 8 and MariaDB accept with an INSERT … SELECT source.
+  incoming: (column) => `VALUES(${column})`,
+  least: (a, b) => `LEAST(${a}, ${b})`,
+  greatest: (a, b) => `GREATEST(${a}, ${b})`,
+  // Key columns use utf8mb4_bin (case-sensitive), so fold explicitly rather than trusting each collation.
+  containsCi: (haystack, needle) => `LOCATE(LOWER(${needle}), LOWER(${haystack})) > 0`,
+  likeCi: (column, pattern) => `LOWER(${column}) LIKE LOWER(${pattern}) ESCAPE '!'`,
+  jsonArray: (fields, from) =>
+    `(SELECT COALESCE(JSON_ARRAYAGG(JSON_OBJECT(${pairs(fields)})), JSON_ARRAY()) ${from})`,
+  jsonRecords: (columns, alias) =>
+    `JSON_TABLE(?, '$[*]' COLUMNS (${Object.entries(columns)
+      .map(([name, type]) => `${quote(name)} ${type === 'integer' ? 'BIGINT' : 'LONGTEXT'} PATH '$.${name}'`)
+      .join(', ')})) AS ${alias}`,
+  castText: (expression) => `CAST(${expression} AS CHAR)`,
+  returningId: '',
+  migrationLock: () => undefined,
+  migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
+    scope VARCHAR(64) COLLATE utf8mb4_bin NOT NULL,
+    version INT NOT NULL,
+    name VARCHAR(100) NOT NULL,
+    applied_at VARCHAR(19) NOT NULL,
+    PRIMARY KEY (scope, version)
+  ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
+  versionQuery: 'SELECT VERSION() AS version',
+  describeVersion: (raw) => (/mariadb/i.test(raw) ? `MariaDB ${raw.split('-')[0]}` : `MySQL ${raw}`),
+}
+

@@ -1,0 +1,82 @@
+import { jsonPairs as pairs, type Dialect } from './dialect.ts'
+
+const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`
+
+/** PostgreSQL, as spoken by Neon's SQL-over-HTTP. */
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  quote,
+  compile: toNumberedPlaceholders,
+  insertIgnore: (table, columns, source, conflict) =>
+    `INSERT INTO ${table} (${columns.join(', ')}) ${source} ON CONFLICT (${conflict.join(', ')}) DO NOTHING`,
+  upsert: (table, columns, source, conflict, updates) =>
+    `INSERT INTO ${table} (${columns.join(', ')}) ${source} ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ` +
+    Object.entries(updates)
+      .map(([column, expression]) => `${column} = ${expression}`)
+      .join(', '),
+  incoming: (column) => `EXCLUDED.${column}`,
+  least: (a, b) => `LEAST(${a}, ${b})`,
+  greatest: (a, b) => `GREATEST(${a}, ${b})`,
+  // strpos over lower() rather than ILIKE: the needle is data, not a pattern.
+  containsCi: (haystack, needle) => `strpos(lower(${haystack}), lower(${needle}::text)) > 0`,
+  likeCi: (column, pattern) => `${column} ILIKE ${pattern} ESCAPE '!'`,
+  jsonArray: (fields, from) =>
+    `(SELECT COALESCE(json_agg(json_build_object(${pairs(fields)})), '[]'::json) ${from})`,
+  jsonRecords: (columns, alias) =>
+    `jsonb_to_recordset(?::jsonb) AS ${alias}(${Object.entries(columns)
+      .map(([name, type]) => `${quote(name)} ${type === 'integer' ? 'bigint' : 'text'}`)
+      .join(', ')})`,
+  castText: (expression) => `CAST(${expression} AS TEXT)`,
+  returningId: ' RETURNING id',
+  migrationLock: (key) => `SELECT pg_advisory_xact_lock(${key})`,
+  migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
+    scope TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL,
+    PRIMARY KEY (scope, version)
+  )`,
+  versionQuery: 'SELECT version() AS version',
+  describeVersion: (raw) => /^PostgreSQL [\d.]+/.exec(raw)?.[0] ?? raw.split(' on ')[0] ?? raw,
+}
+
+/**
+ * `?` → `$1, $2, …`, skipping string literals, quoted identifiers and comments so a `?` inside them is
+ * left alone. PostgreSQL's own `?`-family JSON operators are not used anywhere in Loupe.
+ */
+function toNumberedPlaceholders(sql: string): string {
+  let out = ''
+  let index = 0
+  let i = 0
+  while (i < sql.length) {
+    const c = sql[i]!
+    if (c === "'" || c === '"') {
+      const end = closingQuote(sql, i, c)
+      out += sql.slice(i, end)
+      i = end
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i)
+      const stop = end === -1 ? sql.length : end
+      out += sql.slice(i, stop)
+      i = stop
+    } else if (c === '?') {
+      out += `$${++index}`
+      i++
+    } else {
+      out += c
+      i++
+    }
+  }
+  return out
+}
+
+function closingQuote(sql: string, start: number, quoteChar: string): number {
+  let i = start + 1
+  while (i < sql.length) {
+    if (sql[i] === quoteChar) {
+      if (sql[i + 1] === quoteChar) i += 2
+      else return i + 1
+    } else i++
+  }
+  return sql.length
+}

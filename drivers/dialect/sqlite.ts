@@ -1,0 +1,41 @@
+import { jsonPairs as pairs, type Dialect } from './dialect.ts'
+
+const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`
+
+/** SQLite, as spoken by D1 and libSQL. */
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  quote,
+  compile: (sql) => sql,
+  insertIgnore: (table, columns, source) => `INSERT OR IGNORE INTO ${table} (${columns.join(', ')}) ${source}`,
+  upsert: (table, columns, source, conflict, updates) =>
+    `INSERT INTO ${table} (${columns.join(', ')}) ${source} ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ` +
+    Object.entries(updates)
+      .map(([column, expression]) => `${column} = ${expression}`)
+      .join(', '),
+  incoming: (column) => `excluded.${column}`,
+  // SQLite's two-argument MIN/MAX are scalar functions, unlike LEAST/GREATEST elsewhere.
+  least: (a, b) => `MIN(${a}, ${b})`,
+  greatest: (a, b) => `MAX(${a}, ${b})`,
+  containsCi: (haystack, needle) => `instr(lower(${haystack}), lower(${needle})) > 0`,
+  likeCi: (column, pattern) => `${column} LIKE ${pattern} ESCAPE '!'`,
+  jsonArray: (fields, from) =>
+    `(SELECT json_group_array(json_object(${pairs(fields)})) ${from})`,
+  jsonRecords: (columns, alias) =>
+    `(SELECT ${Object.keys(columns)
+      .map((name) => `json_extract(value, '$.${name}') AS ${quote(name)}`)
+      .join(', ')} FROM json_each(?)) AS ${alias}`,
+  castText: (expression) => `CAST(${expression} AS TEXT)`,
+  returningId: '',
+  migrationLock: () => undefined,
+  migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
+    scope TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL,
+    PRIMARY KEY (scope, version)
+  )`,
+  versionQuery: 'SELECT sqlite_version() AS version',
+  describeVersion: (raw) => `SQLite ${raw}`,
+}
+

@@ -1,0 +1,66 @@
+import type { Driver, Statement } from './driver.ts'
+import type { Migration } from './migrations/migration.ts'
+
+/** Applied version per scope (`registry`, `app1`, `app2`, …); a scope never migrated is absent. */
+export type MigrationState = Map<string, number>
+
+/**
+ * Creates the bookkeeping table if needed and reads every scope's applied version — one round trip, done
+ * once per isolate so later requests pay nothing for schema checks.
+ */
+export async function readMigrationState(db: Driver): Promise<MigrationState> {
+  const lock = db.dialect.migrationLock(lockKey('loupe_migrations'))
+  const statements: Statement[] = [
+    ...(lock ? [{ sql: lock }] : []),
+    { sql: db.dialect.migrationsTable },
+    { sql: 'SELECT scope, MAX(version) AS version FROM loupe_migrations GROUP BY scope' },
+  ]
+  const results = await db.batch(statements)
+  const rows = results[results.length - 1]!.rows as { scope: string; version: number }[]
+  return new Map(rows.map((row) => [row.scope, Number(row.version)]))
+}
+
+/**
+ * Applies the migrations of one scope newer than `applied`, each as one atomic batch that also records
+ * it. Safe when several isolates race: PostgreSQL serialises them with an advisory lock, SQLite batches
+ * are serialised by the engine, statements are idempotent and the record is an insert-ignore.
+ *
+ * @returns the scope's version afterwards.
+ */
+export async function applyMigrations(
+  db: Driver,
+  scope: string,
+  prefix: string,
+  migrations: readonly Migration[],
+  applied: number,
+  now: string,
+): Promise<number> {
+  let version = applied
+  for (const migration of migrations) {
+    if (migration.version <= version) continue
+    const lock = db.dialect.migrationLock(lockKey(scope))
+    const record = db.dialect.insertIgnore(
+      'loupe_migrations',
+      ['scope', 'version', 'name', 'applied_at'],
+      'VALUES (?, ?, ?, ?)',
+      ['scope', 'version'],
+    )
+    await db.batch([
+      ...(lock ? [{ sql: lock }] : []),
+      ...migration.statements(prefix).map((sql) => ({ sql })),
+      { sql: record, args: [scope, migration.version, migration.name, now] },
+    ])
+    version = migration.version
+  }
+  return version
+}
+
+/** A stable 31-bit key for PostgreSQL advisory locks (FNV-1a of the scope name). */
+function lockKey(scope: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < scope.length; i++) {
+    hash ^= scope.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return hash >>> 1
+}

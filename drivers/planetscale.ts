@@ -1,0 +1,107 @@
+import { cast, connect, type Config, type Field } from '@planetscale/database'
+import { queryVersion, toSafeNumber, type BatchOptions, type Driver, type QueryResult, type RoundTripObserver, type SqlValue, type Statement } from './driver.ts'
+import { DriverError, isNetworkFailure, type DriverErrorCode } from './driver-error.ts'
+import { mysqlDialect } from './dialect/mysql.ts'
+import { retryOnDeadlock } from './retry.ts'
+
+export interface PlanetscaleConfig {
+  /** `mysql://user:password@host` (https) or `http://user:password@127.0.0.1:port` for a local server. */
+  readonly url: string
+}
+
+/** Vitess types the client leaves as strings; Loupe wants numbers wherever they are exact. */
+const STRING_NUMBER_TYPES = new Set(['INT64', 'UINT64', 'DECIMAL'])
+
+/**
+ * PlanetScale over its HTTP API (`@planetscale/database`). There is no multi-statement request: a write
+ * batch is the client's `transaction()` — BEGIN, each statement, COMMIT, each its own HTTP request and
+ * session-pinned on the server — and a read batch sends its statements concurrently without a transaction
+ * (wire-protocols.md §1.3).
+ */
+export function createPlanetscaleDriver(config: PlanetscaleConfig, onRoundTrip?: RoundTripObserver): Driver {
+  const clientConfig: Config = {
+    url: config.url,
+    cast: castNumbers,
+    fetch: (input, init) => {
+      onRoundTrip?.()
+      return fetch(input, init)
+    },
+  }
+  // A Connection carries session state from reply to reply, so concurrent statements each get their own.
+  const run = async (statement: Statement, conn = connect(clientConfig)) =>
+    toResult(await conn.execute(statement.sql, toArgs(statement.args)))
+  const driver: Driver = {
+    name: 'planetscale',
+    dialect: mysqlDialect,
+    version: () => queryVersion(driver),
+    async execute<R>(statement: Statement) {
+      try {
+        return (await retryOnDeadlock(() => run(statement), isDeadlock)) as QueryResult<R>
+      } catch (error) {
+        throw toDriverError(error)
+      }
+    },
+    async batch(statements: readonly Statement[], options?: BatchOptions) {
+      if (statements.length === 0) return []
+      try {
+        if (options?.mode === 'read') return await Promise.all(statements.map((s) => run(s)))
+        // One statement is atomic on its own: no BEGIN/COMMIT round trips for it.
+        if (statements.length === 1) return [await retryOnDeadlock(() => run(statements[0]!), isDeadlock)]
+        const transaction = () =>
+          connect(clientConfig).transaction(async (tx) => {
+            const results: QueryResult[] = []
+            for (const statement of statements) {
+              results.push(toResult(await tx.execute(statement.sql, toArgs(statement.args))))
+            }
+            return results
+          })
+        return await retryOnDeadlock(transaction, isDeadlock)
+      } catch (error) {
+        throw toDriverError(error)
+      }
+    },
+  }
+  return driver
+}
+
+function castNumbers(field: Field, value: unknown): unknown {
+  const cast_ = cast(field, value as string | null)
+  return STRING_NUMBER_TYPES.has(field.type) && typeof cast_ === 'string' ? toSafeNumber(cast_) : cast_
+}
+
+/** The client formats arguments into the SQL text itself; bigints go in as decimal strings of digits. */
+function toArgs(args: readonly SqlValue[] | undefined): unknown[] {
+  return (args ?? []).map((value) => (typeof value === 'bigint' ? value.toString() : value))
+}
+
+function toResult(result: { rows: unknown[]; rowsAffected: number; insertId: string }): QueryResult {
+  const insertId = Number(result.insertId)
+  return {
+    rows: result.rows as Record<string, unknown>[],
+    rowsAffected: result.rowsAffected ?? 0,
+    lastInsertId: insertId > 0 ? insertId : undefined,
+  }
+}
+
+/** InnoDB chose this transaction as a deadlock victim and rolled it back (errno 1213). */
+function isDeadlock(error: unknown): boolean {
+  return /\(errno 1213\)/.test((error as { message?: string })?.message ?? '')
+}
+
+/**
+ * Vitess appends `(errno N) (sqlstate S)` to MySQL errors: 1062 duplicate key, 1451/1452 foreign key,
+ * 1048/1364 NOT NULL; 1064 syntax, 1146 no such table, 1054 no such column. Non-2xx replies are transport
+ * failures (DatabaseError status ≥ 500, or an UnknownError for non-JSON bodies).
+ */
+function toDriverError(error: unknown): DriverError {
+  const native = error as { message?: string; status?: number; body?: { code?: string } }
+  const message = native?.message ?? String(error)
+  const errno = Number(/\(errno (\d+)\)/.exec(message)?.[1] ?? /errno[ =:]+(\d+)/i.exec(message)?.[1] ?? 0)
+  let code: DriverErrorCode = 'unknown'
+  if ([1062, 1451, 1452, 1048, 1364, 1216, 1217].includes(errno)) code = 'constraint'
+  else if ([1064, 1146, 1054].includes(errno)) code = 'syntax'
+  else if ([3024, 1317].includes(errno)) code = 'timeout'
+  else if (isNetworkFailure(error) || (native?.status !== undefined && (native.status >= 500 || native.status === 401)))
+    code = 'connection'
+  return new DriverError(code, 'planetscale', message, { cause: error })
+}

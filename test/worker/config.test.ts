@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import { lookup, parseConfig, readConfig } from '../../worker/config.ts'
+
+describe('parseConfig', () => {
+  it('uses the defaults and warns about a missing token and secret', () => {
+    const config = parseConfig({})
+    expect(config).toMatchObject({ token: null, serviceUrl: null, hasSecret: false, pagination: { defaultLimit: 50, maxLimit: 200 }, assignableUsers: [], maxBodyBytes: 1048576, serverTiming: true })
+    expect(config.warnings).toEqual([
+      'No API token is set (SERVICE_TOKEN or auth.token): the API is open to anyone who can reach it.',
+      'SERVICE_SECRET is not set: secrets stored by integrations would be kept unencrypted.',
+    ])
+  })
+
+  it('prefers SERVICE_TOKEN over auth.token, and reads nested or dotted keys', () => {
+    expect(parseConfig({ SERVICE_TOKEN: ' env ', SERVICE_CONFIG: '{"auth":{"token":"cfg"}}' }).token).toBe('env')
+    expect(parseConfig({ SERVICE_CONFIG: '{"auth":{"token":"cfg"}}' }).token).toBe('cfg')
+    expect(parseConfig({ SERVICE_CONFIG: '{"auth.token":"dotted"}' }).token).toBe('dotted')
+  })
+
+  it('strips a trailing slash from SERVICE_URL and rejects non-http URLs', () => {
+    expect(parseConfig({ SERVICE_URL: 'https://logs.example.com/' }).serviceUrl).toBe('https://logs.example.com')
+    const bad = parseConfig({ SERVICE_URL: 'javascript:alert(1)' })
+    expect(bad.serviceUrl).toBeNull()
+    expect(bad.warnings).toContain('SERVICE_URL is not an http(s) URL and was ignored.')
+  })
+
+  it('validates integer settings against their range, keeping the default', () => {
+    const config = parseConfig({ SERVICE_CONFIG: JSON.stringify({ pagination: { max_limit: 20, default_limit: 30 } }) })
+    expect(config.pagination).toEqual({ defaultLimit: 20, maxLimit: 20 })
+    expect(config.warnings).toContain('SERVICE_CONFIG pagination.default_limit must be an integer from 1 to 20; using 20.')
+  })
+
+  it('keeps valid assignable users (ids as strings) and warns about invalid entries', () => {
+    const config = parseConfig({ SERVICE_CONFIG: JSON.stringify({ assignable_users: [{ id: 3, label: 'Ann' }, { id: 'x' }, 'bob'] }) })
+    expect(config.assignableUsers).toEqual([{ id: '3', label: 'Ann' }])
+    expect(config.warnings).toContain('SERVICE_CONFIG assignable_users must be a list of {"id", "label"} objects; invalid entries were ignored.')
+  })
+
+  it('warns about unknown keys and non-object configuration', () => {
+    expect(parseConfig({ SERVICE_CONFIG: '{"paginaton":{"max_limit":5}}' }).warnings).toContain('SERVICE_CONFIG key "paginaton.max_limit" is not recognised and was ignored.')
+    expect(parseConfig({ SERVICE_CONFIG: '[1]' }).warnings).toContain('SERVICE_CONFIG is not a JSON object and was ignored.')
+    expect(parseConfig({ SERVICE_CONFIG: '{oops' }).warnings).toContain('SERVICE_CONFIG is not a JSON object and was ignored.')
+  })
+
+  it('turns Server-Timing off only when asked', () => {
+    expect(parseConfig({ SERVICE_CONFIG: '{"server_timing":false}' }).serverTiming).toBe(false)
+  })
+
+  it('parses once per env object', () => {
+    const env = { SERVICE_TOKEN: 'a' }
+    expect(readConfig(env)).toBe(readConfig(env))
+    expect(readConfig({ ...env })).not.toBe(readConfig(env))
+  })
+})
+
+describe('lookup', () => {
+  it('prefers a flat dotted key, then walks nested objects', () => {
+    expect(lookup({ 'a.b': 1, a: { b: 2 } }, 'a.b')).toBe(1)
+    expect(lookup({ a: { b: { c: 3 } } }, 'a.b.c')).toBe(3)
+    expect(lookup({ a: [1] }, 'a.0')).toBeUndefined()
+  })
+})

@@ -1,0 +1,57 @@
+/**
+ * `npm run bench [-- --drivers d1,neon] [--count 25] [--scale]` — database round trips per request for every
+ * endpoint on every driver, plus latency medians (design.md §5: round trips are the stable figure; the
+ * machine is noisy, so compare medians within one run). Each driver runs the real worker under
+ * `wrangler dev` against a real engine (local protocol servers for libSQL, Neon and PlanetScale).
+ */
+import { parseArgs } from 'node:util'
+import { startDatabaseTargets, type DriverTarget } from './database-targets.ts'
+import { isMysqlReachable, isPostgresReachable } from './local-engines.ts'
+import { startWorker } from './bench/worker-process.ts'
+import { send, type Measurement } from './bench/measure.ts'
+import { coreScenarios, runScenarios, seedIssues } from './bench/scenarios.ts'
+import { ingestionBench } from './bench/ingestion.ts'
+import { printTable } from './bench/report.ts'
+import { bundleSizes } from './bench/bundle-size.ts'
+
+async function main() {
+  const { values } = parseArgs({
+    options: { drivers: { type: 'string' }, count: { type: 'string', default: '25' }, scale: { type: 'boolean', default: false } },
+  })
+  const available: DriverTarget[] = ['d1', 'libsql', ...((await isPostgresReachable()) ? ['neon' as const] : []), ...((await isMysqlReachable()) ? ['planetscale' as const] : [])]
+  const drivers = values.drivers ? (values.drivers.split(',') as DriverTarget[]).filter((d) => available.includes(d)) : available
+  const count = Number(values.count)
+  const targets = await startDatabaseTargets(drivers, 'loupe_bench')
+  const results = new Map<DriverTarget, Measurement[]>()
+  const notes: string[] = []
+  try {
+    for (const driver of drivers) {
+      console.log(`\n▶ ${driver}`)
+      // A large request budget keeps the throughput upload inside one request: locally, queue delivery adds
+      // seconds of wait that a deployed queue does not (docs/ingestion.md "Background jobs").
+      const config = { server_timing: true, ingestion: { request_budget_bytes: 256 * 1024 * 1024 } }
+      const worker = await startWorker({ ...targets.bindings[driver], SERVICE_CONFIG: JSON.stringify(config) }, `bench-${driver}`)
+      try {
+        const created = await send(worker.url, { method: 'POST', api: 'applications', body: { name: 'Bench', id: 'bench' } })
+        if (created.status !== 201) throw new Error(`could not create the bench application: ${JSON.stringify(created.body)}`)
+        const seed = await seedIssues(worker.url, 'bench', 250)
+        const measurements = await runScenarios(worker.url, 'bench', coreScenarios(seed, driver), count)
+        const ingestion = await ingestionBench(worker.url, 'bench', driver, { count, scale: values.scale && driver === 'd1' })
+        measurements.push(...ingestion.measurements)
+        notes.push(...ingestion.notes.map((note) => `${driver}: ${note}`))
+        results.set(driver, measurements)
+      } finally {
+        await worker.stop()
+      }
+    }
+  } finally {
+    await targets.stop()
+  }
+  printTable(results)
+  console.log(`\n${[...bundleSizes(), ...notes].join('\n')}`)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

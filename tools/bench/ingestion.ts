@@ -1,0 +1,96 @@
+import { generateLaravelLog } from './log-generator.ts'
+import { measure, send, type Measurement } from './measure.ts'
+
+export interface IngestionBench {
+  readonly measurements: Measurement[]
+  readonly notes: string[]
+}
+
+/**
+ * Issue 4's figures: round trips of an upload and of each further 1,000-event batch, import throughput,
+ * and the read side (summary, sources, source, date/source filters) over the imported data. With `scale`,
+ * 1,000,000 occurrences over 100,000 issues are imported first and the list and detail are measured on them.
+ */
+export async function ingestionBench(base: string, app: string, driver: string, options: { count: number; scale: boolean }): Promise<IngestionBench> {
+  const notes: string[] = []
+  const measurements: Measurement[] = []
+
+  // The marginal cost of events, separated from the fixed cost of an import call (lock, file registration,
+  // archive, result): the difference between a 1,000-event and an 11,000-event upload, per 1,000 events.
+  const small = await upload(base, app, 'rt/small.log', generateLaravelLog({ events: 1000, issues: 50, seed: 7 }))
+  const large = await upload(base, app, 'rt/large.log', generateLaravelLog({ events: 11_000, issues: 50, seed: 8 }))
+  measurements.push({ name: 'POST import-incoming 1,000 events', samples: 1, roundTrips: small.roundTrips, medianMs: small.milliseconds, p95Ms: small.milliseconds, failures: small.status === 200 ? 0 : 1 })
+  const perThousand = (large.roundTrips - small.roundTrips) / 10
+  notes.push(`a 1,000-event upload: ${small.roundTrips} round trips in all; an 11,000-event one: ${large.roundTrips} — ${perThousand.toFixed(1)} round trips per further 1,000 events`)
+
+  const events = driver === 'd1' ? 100_000 : 30_000
+  const log = generateLaravelLog({ events, issues: 2000, offset: 1000, seed: 9 })
+  const started = performance.now()
+  const result = await upload(base, app, 'throughput/laravel.log', log)
+  await waitForJobs(base, app)
+  const seconds = (performance.now() - started) / 1000
+  notes.push(`imported ${events.toLocaleString('en')} events (${(log.length / 1048576).toFixed(1)} MiB, ${result.body.groups ?? '?'} issues) in ${seconds.toFixed(2)} s, upload included: ${Math.round(events / seconds).toLocaleString('en')} events/s`)
+
+  const detail = await send(base, { method: 'GET', api: 'groups', query: { limit: 1 } }, app)
+  const issueId = detail.body.items?.[0]?.id
+  const occurrence = (await send(base, { method: 'GET', api: 'error', query: { id: issueId, limit: 1 } }, app)).body.occurrences?.[0]?.id
+  const read = [
+    { name: 'GET summary', make: () => ({ method: 'GET', api: 'summary' }) },
+    { name: 'GET sources', make: () => ({ method: 'GET', api: 'sources' }) },
+    { name: 'GET source (raw event)', make: () => ({ method: 'GET', api: 'source', query: { occurrence } }) },
+    { name: 'GET issues?date=', make: () => ({ method: 'GET', api: 'issues', query: { date: '2026-10-15' } }) },
+    { name: 'GET issues?source=', make: () => ({ method: 'GET', api: 'issues', query: { source: 'laravel.log' } }) },
+    { name: 'GET error (ingested detail)', make: () => ({ method: 'GET', api: 'error', query: { id: issueId } }) },
+  ]
+  for (const scenario of read) measurements.push(await measure(scenario.name, base, app, scenario.make, { count: options.count, warmup: 2 }))
+
+  if (options.scale) measurements.push(...(await scaleBench(base, notes)))
+  return { measurements, notes }
+}
+
+/** 1,000,000 occurrences over 100,000 issues in a fresh application, then list and detail p95. */
+async function scaleBench(base: string, notes: string[]): Promise<Measurement[]> {
+  const app = 'scale'
+  await send(base, { method: 'POST', api: 'applications', body: { name: 'Scale', id: app } })
+  const started = performance.now()
+  const files = 20
+  let generating = 0
+  for (let i = 0; i < files; i++) {
+    const generated = performance.now()
+    const log = generateLaravelLog({ events: 50_000, issues: 100_000, seed: 100 + i })
+    generating += performance.now() - generated
+    const response = await upload(base, app, `scale/part-${i}.log`, log)
+    if (response.status !== 200 && response.status !== 202) throw new Error(`scale upload ${i}: ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`)
+    await waitForJobs(base, app)
+  }
+  const seconds = (performance.now() - started - generating) / 1000
+  const total = (await send(base, { method: 'GET', api: 'summary' }, app)).body.total
+  notes.push(`scale: ${total.occurrences.toLocaleString('en')} occurrences, ${total.groups_count.toLocaleString('en')} issues imported in ${seconds.toFixed(1)} s (${Math.round(total.occurrences / seconds).toLocaleString('en')} events/s)`)
+  const ids = (await send(base, { method: 'GET', api: 'issues', query: { limit: 200, sort: 'occurrences' } }, app)).body.data.map((item: { id: number }) => item.id)
+  const scenarios = [
+    { name: 'scale: GET issues (newest)', make: () => ({ method: 'GET', api: 'issues' }) },
+    { name: 'scale: GET groups (occurrences)', make: () => ({ method: 'GET', api: 'groups' }) },
+    { name: 'scale: GET issues page 50 oldest', make: () => ({ method: 'GET', api: 'issues', query: { page: 50, sort: 'oldest' } }) },
+    { name: 'scale: GET issues?severity=WARNING', make: () => ({ method: 'GET', api: 'issues', query: { severity: 'WARNING' } }) },
+    { name: 'scale: GET issues?date=', make: () => ({ method: 'GET', api: 'issues', query: { date: '2026-10-15' } }) },
+    { name: 'scale: GET error (detail)', make: (i: number) => ({ method: 'GET', api: 'error', query: { id: ids[Math.abs(i) % ids.length] } }) },
+    { name: 'scale: GET summary', make: () => ({ method: 'GET', api: 'summary' }) },
+  ]
+  const results: Measurement[] = []
+  for (const scenario of scenarios) results.push(await measure(scenario.name, base, app, scenario.make, { count: 100, warmup: 3 }))
+  return results
+}
+
+async function upload(base: string, app: string, file: string, bytes: Uint8Array) {
+  return send(base, { method: 'POST', api: 'import-incoming', query: { file }, raw: bytes }, app)
+}
+
+/** Waits until the application has no queued or running import job. */
+async function waitForJobs(base: string, app: string): Promise<void> {
+  for (;;) {
+    const jobs = await send(base, { method: 'GET', api: 'import-incoming' }, app)
+    const active = (jobs.body.data ?? []).some((job: { status: string }) => job.status === 'queued' || job.status === 'running')
+    if (!active && !(jobs.body.pending?.bytes > 0)) return
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}

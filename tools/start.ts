@@ -1,0 +1,93 @@
+/**
+ * `npm start [-- --driver d1|libsql|neon|planetscale] [--port N]` — runs Loupe locally with `wrangler dev`.
+ *
+ * - d1 (default): miniflare's local D1, persisted under `.loupe/wrangler`; nothing else needed.
+ * - libsql: starts the local Hrana server over `.loupe/libsql.db`.
+ * - neon: starts the local Neon SQL-over-HTTP server in front of PostgreSQL (database `loupe`).
+ * - planetscale: starts the local PlanetScale HTTP server in front of MySQL/MariaDB (database `loupe`).
+ *
+ * `PORT` (default 8787), `SERVICE_TOKEN`, `SERVICE_URL`, `SERVICE_SECRET` and `SERVICE_CONFIG` from the
+ * environment are passed to the worker through a private env file (never on the command line).
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { ensureDashboardBuilt } from './build-dashboard.ts'
+import { ensureMysqlDatabase, ensurePostgresDatabase, LOCAL_ENGINES } from './local-engines.ts'
+import { startHranaServer } from './servers/hrana-server.ts'
+import { startNeonServer } from './servers/neon-server.ts'
+import { startPlanetscaleServer } from './servers/planetscale-server.ts'
+import { QUIET_WRANGLER_ENV } from './wrangler-env.ts'
+import { writeEnvFile } from './env-file.ts'
+
+const ROOT = new URL('..', import.meta.url).pathname
+const STATE = join(ROOT, '.loupe')
+const DRIVERS = ['d1', 'libsql', 'neon', 'planetscale'] as const
+type Driver = (typeof DRIVERS)[number]
+const PASSED_THROUGH = ['SERVICE_TOKEN', 'SERVICE_URL', 'SERVICE_SECRET', 'SERVICE_CONFIG', 'APP_DATABASES'] as const
+
+async function main() {
+  const { values } = parseArgs({
+    options: { driver: { type: 'string', default: 'd1' }, port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } },
+  })
+  const driver = values.driver as Driver
+  if (!DRIVERS.includes(driver)) throw new Error(`--driver must be one of ${DRIVERS.join(', ')}`)
+  const port = Number(values.port ?? process.env.PORT ?? 8787)
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error('PORT must be a TCP port number')
+  mkdirSync(STATE, { recursive: true })
+
+  await ensureDashboardBuilt()
+  const { vars, stop } = await startDatabase(driver)
+  for (const name of PASSED_THROUGH) if (process.env[name]) vars[name] = process.env[name]!
+
+  const envFile = join(STATE, 'start.env')
+  writeEnvFile(envFile, vars)
+  const envFiles = [...(existsSync(join(ROOT, '.dev.vars')) ? ['--env-file', '.dev.vars'] : []), '--env-file', envFile]
+  console.log(`Loupe (${driver}) on http://${values.host}:${port}/ — health: http://${values.host}:${port}/?api=health`)
+  const wrangler = spawn(
+    'npx',
+    ['wrangler', 'dev', '--port', String(port), '--ip', values.host!, '--persist-to', join(STATE, 'wrangler'), '--show-interactive-dev-session=false', ...envFiles],
+    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...QUIET_WRANGLER_ENV } },
+  )
+  const shutdown = async () => {
+    wrangler.kill('SIGTERM')
+    await stop()
+    process.exit(0)
+  }
+  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+  wrangler.on('exit', async (code) => {
+    await stop()
+    process.exit(code ?? 0)
+  })
+}
+
+async function startDatabase(driver: Driver): Promise<{ vars: Record<string, string>; stop: () => Promise<void> }> {
+  switch (driver) {
+    case 'd1':
+      return { vars: {}, stop: async () => {} }
+    case 'libsql': {
+      const server = await startHranaServer({ databasePath: join(STATE, 'libsql.db') })
+      return { vars: { DATABASE_DRIVER: 'libsql', DATABASE_URL: server.url }, stop: () => server.close() }
+    }
+    case 'neon': {
+      await ensurePostgresDatabase('loupe')
+      const server = await startNeonServer()
+      return {
+        vars: { DATABASE_DRIVER: 'neon', DATABASE_URL: LOCAL_ENGINES.neonConnectionString('loupe'), DATABASE_ENDPOINT: server.url },
+        stop: () => server.close(),
+      }
+    }
+    case 'planetscale': {
+      await ensureMysqlDatabase('loupe')
+      const server = await startPlanetscaleServer({ mysqlUrl: LOCAL_ENGINES.mysqlUrl('loupe'), username: 'loupe', password: 'loupe-local' })
+      return { vars: { DATABASE_DRIVER: 'planetscale', DATABASE_URL: server.url }, stop: () => server.close() }
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`)
+  process.exit(1)
+})

@@ -1,0 +1,50 @@
+/**
+ * `npm test [-- <vitest args>]` — the whole suite: unit tests, the API parity suite inside workerd once per
+ * database driver, and the dashboard in headless Chromium.
+ *
+ * D1 and libSQL always run (both are embedded). The Neon and PlanetScale legs need PostgreSQL and
+ * MySQL/MariaDB on this machine, and the dashboard leg needs Chromium: when one is missing, that leg is
+ * skipped with a loud notice — unless `LOUPE_REQUIRE_ALL=1` (set by `.ci/run`), which makes it a failure.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { ensureDashboardBuilt } from './build-dashboard.ts'
+import { CHROMIUM_PATH } from './chromium.ts'
+import { isMysqlReachable, isPostgresReachable, LOCAL_ENGINES } from './local-engines.ts'
+import { QUIET_WRANGLER_ENV } from './wrangler-env.ts'
+
+async function main(): Promise<number> {
+  const requireAll = process.env.LOUPE_REQUIRE_ALL === '1'
+  await ensureDashboardBuilt()
+  const [postgres, mysql] = await Promise.all([isPostgresReachable(), isMysqlReachable()])
+  const chromium = existsSync(CHROMIUM_PATH)
+  const missing = [
+    ...(postgres ? [] : [`PostgreSQL (${LOCAL_ENGINES.postgresUrl}) — the neon leg`]),
+    ...(mysql ? [] : [`MySQL/MariaDB (${LOCAL_ENGINES.mysqlServerUrl}) — the planetscale leg`]),
+    ...(chromium ? [] : [`Chromium (${CHROMIUM_PATH}) — the dashboard tests`]),
+  ]
+  if (missing.length) {
+    const banner = '!'.repeat(78)
+    console.error(`\n${banner}\n  NOT RUNNING: ${missing.join('\n               ')}\n${banner}\n`)
+    if (requireAll) {
+      console.error('LOUPE_REQUIRE_ALL=1: every leg must run. Start the missing services and try again.')
+      return 1
+    }
+  }
+  const drivers = ['d1', 'libsql', ...(postgres ? ['neon'] : []), ...(mysql ? ['planetscale'] : [])]
+  const projects = ['unit', ...drivers.map((driver) => `api-${driver}`), ...(chromium ? ['dashboard'] : [])]
+  const args = ['vitest', 'run', ...projects.flatMap((project) => ['--project', project]), ...process.argv.slice(2)]
+  console.log(`Running: ${projects.join(', ')}`)
+  return new Promise((resolve) => {
+    const child = spawn('npx', args, { stdio: 'inherit', env: { ...process.env, ...QUIET_WRANGLER_ENV, LOUPE_DRIVERS: drivers.join(',') } })
+    child.on('exit', (code) => resolve(code ?? 1))
+  })
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  },
+)

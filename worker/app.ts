@@ -1,0 +1,81 @@
+import { readConfig } from './config.ts'
+import type { Deps } from './deps.ts'
+import type { Env } from './env.ts'
+import { ApplicationRegistry } from './apps/registry.ts'
+import { registerApplicationRoutes } from './apps/routes.ts'
+import { RequestDatabases } from './db/request-databases.ts'
+import { registerHealthRoutes } from './health/routes.ts'
+import { toErrorResponse } from './http/error-response.ts'
+import { json } from './http/respond.ts'
+import { createRouter, type ApiRouter } from './http/router.ts'
+import { serveDashboard } from './http/serve-dashboard.ts'
+import { registerTagRoutes } from './tags/routes.ts'
+import { registerImportRoutes } from './imports/routes.ts'
+import { registerMaintenanceRoutes } from './maintenance/routes.ts'
+import { registerSettingsRoutes } from './settings/routes.ts'
+import { registerSourceRoutes } from './sources/routes.ts'
+import { registerSummaryRoutes } from './summary/routes.ts'
+import { registerIssueRoutes } from './issues/routes.ts'
+import { registerModuleRoutes } from './modules/routes.ts'
+
+/** `api` values are kebab-case words; anything else cannot name an endpoint. */
+const API_NAME = /^[a-z][a-z0-9-]{0,63}$/
+export const UNKNOWN_ENDPOINT_MESSAGE = 'Unknown endpoint.'
+
+export interface App {
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response>
+  /** Per-isolate caches, exposed for the scheduled handler. */
+  readonly registry: ApplicationRegistry
+}
+
+/**
+ * The worker: `/?api=<name>` goes to the API router with the name as its path (`?api=tags` → `/tags`), so
+ * method matching, 404 and 405 come from the router (design.md §1); every other request is the dashboard.
+ */
+export function createApp(): App {
+  const router: ApiRouter = createRouter()
+  registerHealthRoutes(router)
+  registerApplicationRoutes(router)
+  registerTagRoutes(router)
+  registerSettingsRoutes(router)
+  registerImportRoutes(router)
+  registerSummaryRoutes(router)
+  registerSourceRoutes(router)
+  registerMaintenanceRoutes(router)
+  registerIssueRoutes(router)
+  registerModuleRoutes(router)
+  const registry = new ApplicationRegistry()
+
+  return {
+    registry,
+    async fetch(request, env, ctx) {
+      const url = new URL(request.url)
+      const api = url.searchParams.get('api')
+      if (api === null) return serveDashboard(request, env)
+      const deps = createDeps(env, ctx, registry)
+      let response: Response
+      try {
+        const routed = API_NAME.test(api) ? new Request(new URL(`/${api}${url.search}`, url), request) : null
+        response = (routed && (await router.fetch(routed, deps))) || json({ error: UNKNOWN_ENDPOINT_MESSAGE }, 404)
+      } catch (error) {
+        response = toErrorResponse(error)
+      }
+      if (deps.config.serverTiming && deps.databases.stats.roundTrips > 0) {
+        response = new Response(response.body, response)
+        response.headers.set('server-timing', deps.databases.stats.toServerTiming())
+      }
+      return response
+    },
+  }
+}
+
+export function createDeps(env: Env, ctx: ExecutionContext, registry: ApplicationRegistry): Deps {
+  return {
+    env,
+    config: readConfig(env),
+    databases: new RequestDatabases(env),
+    registry,
+    now: () => new Date(),
+    waitUntil: (promise) => ctx.waitUntil(promise),
+  }
+}

@@ -1,0 +1,143 @@
+import { applyMigrations, readMigrationState, type MigrationState } from '../../drivers/migrate.ts'
+import { DatabaseConfigError } from '../../drivers/index.ts'
+import { MIGRATIONS } from '../../drivers/migrations/index.ts'
+import { InvalidInputError } from '../errors.ts'
+import { toTimestamp } from '../time.ts'
+import type { DatabaseHandle } from '../db/request-databases.ts'
+import type { Application } from './application.ts'
+import { tablePrefix } from './tables.ts'
+
+const SELECT_APPLICATIONS = 'SELECT id, name, namespace, created_at FROM loupe_applications ORDER BY namespace'
+
+/** The migration scope of an application's tables: its namespace, or `application` in its own database. */
+export function schemaScope(handle: DatabaseHandle, app: Application): string {
+  return handle.dedicated ? 'application' : `app${app.namespace}`
+}
+const OWNER_SCOPE = 'owner:'
+
+/**
+ * An application's own database holds its tables without a prefix, so two applications must never share
+ * one: the first to use it records itself (an `owner:<id>` row in `loupe_migrations`), and any other
+ * application mapped to the same database is refused as a configuration error (503) instead of mixing data.
+ */
+async function claim(handle: DatabaseHandle, state: MigrationState, app: Application, now: string): Promise<void> {
+  const owners = () => [...state.keys()].filter((scope) => scope.startsWith(OWNER_SCOPE)).map((scope) => scope.slice(OWNER_SCOPE.length))
+  if (!owners().includes(app.id)) {
+    const record = handle.db.dialect.insertIgnore('loupe_migrations', ['scope', 'version', 'name', 'applied_at'], 'VALUES (?, 0, ?, ?)', ['scope', 'version'])
+    const [, { rows }] = (await handle.db.batch([
+      { sql: record, args: [`${OWNER_SCOPE}${app.id}`, 'owner', now] },
+      { sql: 'SELECT scope FROM loupe_migrations WHERE scope LIKE ?', args: [`${OWNER_SCOPE}%`] },
+    ])) as [unknown, { rows: { scope: string }[] }]
+    for (const row of rows) if (!state.has(row.scope)) state.set(row.scope, 0)
+  }
+  const others = owners().filter((owner) => owner !== app.id)
+  if (others.length) {
+    throw new DatabaseConfigError(`APP_DATABASES maps application '${app.id}' to a database that belongs to '${others.join("', '")}'.`)
+  }
+}
+
+/**
+ * Per-isolate knowledge about schemas and applications, so that after the first request an API call pays
+ * no round trips for either:
+ * - each database's migration state is read (and migrations applied) once;
+ * - the application list is cached; applications are never deleted, so a miss just reloads it once.
+ * Failed attempts are forgotten, so the next request retries (e.g. after the database comes back).
+ */
+export class ApplicationRegistry {
+  private readonly states = new Map<string, Promise<MigrationState>>()
+  private readonly schemas = new Map<string, Promise<void>>()
+  private applications: Promise<Application[]> | undefined
+
+  /** Migrates the registry (once per isolate) and returns the cached application list. */
+  async list(main: DatabaseHandle, now: Date): Promise<Application[]> {
+    await this.ensureRegistry(main, now)
+    this.applications ??= this.remember(this.load(main), () => (this.applications = undefined))
+    return this.applications
+  }
+
+  /** Re-reads the application list from the database. */
+  async reload(main: DatabaseHandle, now: Date): Promise<Application[]> {
+    await this.ensureRegistry(main, now)
+    this.applications = this.remember(this.load(main), () => (this.applications = undefined))
+    return this.applications
+  }
+
+  /**
+   * The application a request addresses: `app` omitted → the first registered one (seed §1, "The app
+   * parameter"); unknown → 422, after one reload in case another isolate registered it.
+   */
+  async resolve(main: DatabaseHandle, appId: string | undefined, now: Date): Promise<Application> {
+    const find = (apps: Application[]) => (appId === undefined ? apps[0] : apps.find((app) => app.id === appId))
+    const found = find(await this.list(main, now)) ?? find(await this.reload(main, now))
+    if (!found) throw new InvalidInputError(`Application '${appId ?? ''}' was not found.`)
+    return found
+  }
+
+  /**
+   * Makes sure the application's tables exist and are current in the database holding them. An application's
+   * own database is claimed for it first (see `claim`).
+   */
+  ensureSchema(handle: DatabaseHandle, app: Application, now: Date): Promise<void> {
+    const scope = schemaScope(handle, app)
+    // The application id is part of the key: two applications mapped to one database must each be claimed.
+    const key = `${handle.key}|${scope}|${app.id}`
+    let ready = this.schemas.get(key)
+    if (!ready) {
+      ready = this.remember(
+        (async () => {
+          const state = await this.state(handle)
+          if (handle.dedicated) await claim(handle, state, app, toTimestamp(now))
+          const migrations = MIGRATIONS[handle.db.dialect.name].application
+          const prefix = tablePrefix(app.namespace, handle.dedicated)
+          const version = await applyMigrations(handle.db, scope, prefix, migrations, state.get(scope) ?? 0, toTimestamp(now))
+          state.set(scope, version)
+        })(),
+        () => {
+          // Re-read the applied versions next time: a failed step may have left some migrations applied.
+          this.schemas.delete(key)
+          this.states.delete(handle.key)
+        },
+      )
+      this.schemas.set(key, ready)
+    }
+    return ready
+  }
+
+  /** Applied migration versions per scope of a database (read once per isolate). */
+  state(handle: DatabaseHandle): Promise<MigrationState> {
+    let state = this.states.get(handle.key)
+    if (!state) {
+      state = this.remember(readMigrationState(handle.db), () => this.states.delete(handle.key))
+      this.states.set(handle.key, state)
+    }
+    return state
+  }
+
+  private async ensureRegistry(main: DatabaseHandle, now: Date): Promise<void> {
+    const key = `${main.key}|registry`
+    let ready = this.schemas.get(key)
+    if (!ready) {
+      ready = this.remember(
+        (async () => {
+          const state = await this.state(main)
+          const migrations = MIGRATIONS[main.db.dialect.name].registry
+          state.set('registry', await applyMigrations(main.db, 'registry', '', migrations, state.get('registry') ?? 0, toTimestamp(now)))
+        })(),
+        () => this.schemas.delete(key),
+      )
+      this.schemas.set(key, ready)
+    }
+    return ready
+  }
+
+  private async load(main: DatabaseHandle): Promise<Application[]> {
+    const { rows } = await main.db.execute<Application>({ sql: SELECT_APPLICATIONS })
+    return rows.map((row) => ({ ...row, namespace: Number(row.namespace) }))
+  }
+
+  /** Returns `promise`, running `forget` if it rejects so the failure is not cached. */
+  private remember<T>(promise: Promise<T>, forget: () => void): Promise<T> {
+    promise.catch(forget)
+    return promise
+  }
+}

@@ -1,0 +1,60 @@
+import type { Dialect } from '../../drivers/index.ts'
+
+/** Quoted, namespaced names of one application's tables, ready to splice into SQL. */
+export interface Tables {
+  readonly modules: string
+  readonly sourceFiles: string
+  readonly groups: string
+  readonly occurrences: string
+  /** Occurrences per issue per day (derived from occurrences). */
+  readonly groupDays: string
+  /** Which source files an issue has occurrences in (derived from occurrences). */
+  readonly groupSources: string
+  readonly history: string
+  readonly tags: string
+  readonly tagRules: string
+  readonly groupTags: string
+  readonly settings: string
+  /** Import state per archived file: checkpoint, identity, maintained occurrence count (migration 0002). */
+  readonly fileImports: string
+  /** Background import jobs and their progress (migration 0002). */
+  readonly importJobs: string
+  /** Scratch rows naming the issues and files one deletion batch touched (migration 0002). */
+  readonly affectedRefs: string
+}
+
+const cache = new Map<string, Tables>()
+
+/**
+ * Table-name prefix of an application: `app1_`, `app2_`, … for namespaces in the default database; none in
+ * an application's own database (`APP_DATABASES`), which holds that application alone.
+ */
+export function tablePrefix(namespace: number, dedicated = false): string {
+  return dedicated ? '' : `app${namespace}_`
+}
+
+export function tablesFor(prefix: string, dialect: Dialect): Tables {
+  const key = `${dialect.name}:${prefix}`
+  let tables = cache.get(key)
+  if (!tables) {
+    const q = (name: string) => dialect.quote(`${prefix}${name}`)
+    tables = {
+      modules: q('modules'),
+      sourceFiles: q('source_files'),
+      groups: q('error_groups'),
+      occurrences: q('occurrences'),
+      groupDays: q('group_days'),
+      groupSources: q('group_sources'),
+      history: q('issue_status_history'),
+      tags: q('tags'),
+      tagRules: q('tag_rules'),
+      groupTags: q('error_group_tags'),
+      settings: q('app_settings'),
+      fileImports: q('file_imports'),
+      importJobs: q('import_jobs'),
+      affectedRefs: q('affected_refs'),
+    }
+    cache.set(key, tables)
+  }
+  return tables
+}

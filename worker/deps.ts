@@ -1,0 +1,20 @@
+import type { ServiceConfig } from './config.ts'
+import type { Env } from './env.ts'
+import type { RequestDatabases } from './db/request-databases.ts'
+import type { ApplicationRegistry } from './apps/registry.ts'
+
+/**
+ * Everything a handler or domain function may use, built once per request in `app.ts`. Nothing reads
+ * globals: tests build their own.
+ */
+export interface Deps {
+  readonly env: Env
+  readonly config: ServiceConfig
+  /** This request's database handles (drivers are per request so round trips are counted per request). */
+  readonly databases: RequestDatabases
+  /** Per-isolate cache of schemas and applications. */
+  readonly registry: ApplicationRegistry
+  now(): Date
+  /** Keeps the isolate alive for work that finishes after the response (ExecutionContext.waitUntil). */
+  waitUntil(promise: Promise<unknown>): void
+}

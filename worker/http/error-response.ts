@@ -1,0 +1,63 @@
+import { AppError, MethodNotAllowedError, PayloadTooLargeError, RateLimitedError } from '../errors.ts'
+import { DriverError } from '../../drivers/driver-error.ts'
+import { DatabaseConfigError } from '../../drivers/index.ts'
+import { json } from './respond.ts'
+
+const STATUS: Record<AppError['kind'], number> = {
+  invalid: 422,
+  malformed: 400,
+  operational: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method: 405,
+  too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+}
+
+/** Fixed texts for failures whose details must stay server-side (design.md §4: no SQL, no stacks, no secrets). */
+export const DATABASE_ERROR_MESSAGE = 'A database error occurred. The details are in the server log.'
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable. Try again shortly.'
+export const DATABASE_MISCONFIGURED_MESSAGE = 'The database is not configured correctly. See ?api=health for details.'
+export const UNEXPECTED_ERROR_MESSAGE = 'Unexpected server error. The details are in the server log.'
+
+/**
+ * The only error → HTTP mapping in the worker. App errors keep their message; driver errors and bugs get a
+ * fixed message and are logged with their cause (never echoed).
+ */
+export function toErrorResponse(error: unknown): Response {
+  if (error instanceof AppError) {
+    const headers: Record<string, string> = {}
+    if (error instanceof MethodNotAllowedError) headers.allow = error.allowed.join(', ')
+    if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds)
+    if (error.kind === 'unauthorized') headers['www-authenticate'] = 'Bearer'
+    if (error instanceof PayloadTooLargeError) headers.connection = 'close'
+    if (error.kind === 'unavailable') logFailure(error)
+    return json({ error: error.message }, STATUS[error.kind], headers)
+  }
+  logFailure(error)
+  if (error instanceof DriverError) {
+    const unreachable = error.code === 'connection' || error.code === 'timeout'
+    return json({ error: unreachable ? DATABASE_UNAVAILABLE_MESSAGE : DATABASE_ERROR_MESSAGE }, unreachable ? 503 : 500)
+  }
+  if (error instanceof DatabaseConfigError) return json({ error: DATABASE_MISCONFIGURED_MESSAGE }, 503)
+  return json({ error: UNEXPECTED_ERROR_MESSAGE }, 500)
+}
+
+/** Server-side log line: name, code and message of the error and its causes (messages never reach clients). */
+function logFailure(error: unknown): void {
+  const parts: string[] = []
+  let current: unknown = error
+  for (let depth = 0; current && depth < 4; depth++) {
+    if (current instanceof Error) {
+      const code = (current as { code?: unknown }).code
+      parts.push(`${current.name}${code ? `[${String(code)}]` : ''}: ${current.message}`)
+      current = current.cause
+    } else {
+      parts.push(String(current))
+      break
+    }
+  }
+  console.error(`loupe: ${parts.join(' <- ')}`)
+}

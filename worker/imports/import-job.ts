@@ -1,0 +1,72 @@
+import { AppError, InvalidInputError } from '../errors.ts'
+import type { Deps } from '../deps.ts'
+import { toTimestamp } from '../time.ts'
+import { createBudget } from './import-context.ts'
+import { readJob, updateJobStatement } from './import-jobs.ts'
+import { acquireImportLock } from './import-lock.ts'
+import { enqueueImport, type ImportMessage } from './import-message.ts'
+import { emptyResult, mergeResults, presentResult } from './import-result.ts'
+import { runImport } from './import-run.ts'
+import { createImportContext, finalizeImport } from './import-session.ts'
+import { STORAGE_MISSING_MESSAGE } from './log-storage.ts'
+import { openScope } from './open-scope.ts'
+
+export const JOB_FAILED_MESSAGE = 'The import stopped on an unexpected error; the details are in the server log. Run the import again to resume it.'
+export const NO_QUEUE_MESSAGE = 'No import queue is bound (IMPORT_QUEUE); the cron trigger continues this import.'
+
+/**
+ * One step of a background import: under the application's lock, read pending files for one job budget,
+ * then either send the next message (work remains) or finalize the import and mark the job done. Progress
+ * and the accumulated result are kept on the job's row. Returns `locked` when another run holds the lock.
+ */
+export async function runImportJob(deps: Deps, message: ImportMessage): Promise<'done' | 'locked'> {
+  let scope
+  try {
+    scope = await openScope(deps, message.app)
+  } catch (error) {
+    if (error instanceof InvalidInputError) return 'done' // the application is gone
+    throw error
+  }
+  const job = await readJob(scope, message.job)
+  if (!job || job.status === 'success' || job.status === 'failed') return 'done'
+  const stamp = () => toTimestamp(deps.now())
+  const bucket = deps.env.LOGS
+  if (!bucket) {
+    await scope.db.execute(updateJobStatement(scope, job.id, { status: 'failed', message: STORAGE_MISSING_MESSAGE, finished_at: stamp() }, stamp()))
+    return 'done'
+  }
+  const lock = await acquireImportLock(scope, deps.now())
+  if (!lock) {
+    await scope.db.execute(updateJobStatement(scope, job.id, {}, stamp())) // still alive: keep the reaper away
+    return 'locked'
+  }
+  try {
+    await scope.db.execute(updateJobStatement(scope, job.id, { status: 'running', started_at: stamp() }, stamp()))
+    const ctx = await createImportContext(deps, scope, bucket, lock, { id: job.id, bytesBefore: job.bytes_done })
+    const outcome = await runImport(ctx, { scanIncoming: false, budget: createBudget(ctx.limits.jobBudgetBytes, ctx.limits.jobSeconds) })
+    const part = presentResult(ctx.result)
+    const merged = presentResult(mergeResults(job.result ?? emptyResult(ctx.severities), part))
+    const bytesDone = job.bytes_done + outcome.bytesRead
+    const progress = { bytes_done: bytesDone, files_done: job.files_done + outcome.completedFiles, events: merged.events }
+    if (outcome.remainingFiles > 0) {
+      const sent = await enqueueImport(deps, { app: scope.app.id, job: job.id })
+      await scope.db.execute(
+        updateJobStatement(scope, job.id, { ...progress, result: merged, bytes_total: bytesDone + outcome.remainingBytes, status: sent ? 'running' : 'queued', message: sent ? null : NO_QUEUE_MESSAGE }, stamp()),
+      )
+      return 'done'
+    }
+    const retention = await finalizeImport(deps, scope, bucket, job.kind === 'import-incoming')
+    await scope.db.execute(
+      updateJobStatement(scope, job.id, { ...progress, result: { ...merged, retention }, bytes_total: bytesDone, status: 'success', current_file: null, message: null, finished_at: stamp() }, stamp()),
+    )
+    return 'done'
+  } catch (error) {
+    if (!(error instanceof AppError)) console.error('loupe: import job failed:', error instanceof Error ? `${error.name}: ${error.message}` : error)
+    await scope.db.execute(
+      updateJobStatement(scope, job.id, { status: 'failed', message: error instanceof AppError ? error.message : JOB_FAILED_MESSAGE, finished_at: stamp() }, stamp()),
+    )
+    return 'done'
+  } finally {
+    await lock.release()
+  }
+}

@@ -1,0 +1,147 @@
+import type { LogEvent } from './log-event.ts'
+
+/** What grouping and the issue sample need from one event (reference §2.3, `EventAnalyzer::analyze`). */
+export interface AnalyzedEvent {
+  readonly title: string
+  readonly exceptionClass: string | null
+  readonly sourceFrame: string | null
+  readonly stack: string | null
+  /** JSON text of the context (structured context JSON-encoded, or Laravel's trailing JSON). */
+  readonly context: string | null
+  /** The event body (what becomes sample_message). */
+  readonly message: string
+}
+
+/** Laravel's `[object] (Class(code: …` form, or the first word ending in Exception/Error (backslashes allowed). */
+const EXCEPTION = /\[object\]\s*\(([^(:]+)|\b([A-Za-z_\\]+(?:Exception|Error))\b/
+/**
+ * Stack frames: PHP `#N /path/file.php(123)` (the reference), plus two edge extensions: Node
+ * `at fn (/path/file.js:10:5)` / `at /path/file.js:10:5`, and Python `File "x.py", line 3`.
+ */
+const FRAME =
+  /^#\d+\s+(.+?\.php)\((\d+)\)|^[ \t]*at (?:[^\n(]*\()?([^\s()]+):(\d+):(\d+)\)?[ \t]*$|^[ \t]*File "([^"\n]+)", line (\d+)/gm
+const STACKTRACE = /\[stacktrace\]/i
+const ESCAPE = /\\([nrt])/g
+const CONTROL: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' }
+const TITLE_CUT = / \(Connection:| \{"exception"| SQL: insert into| SQL: update /i
+const WHITESPACE = /\s+/g
+/** Library code is never the culprit: the reference's markers plus Python's package dirs and Node internals. */
+const LIBRARY_MARKERS = ['/vendor/', '/node_modules/', '/site-packages/', '/dist-packages/']
+
+/**
+ * Derives title, exception class, culprit frame, stack and context from an event, as reference §2.3 does:
+ * 1. the first line; 2. structured context JSON-encoded, else everything after the body's first ` {` (and the
+ * first line is cut there); 3. an `exception`/`error` string in that context joins the searched text, with
+ * literal `\n` `\r` `\t` unescaped; 4. exception class; 5. frames; 6. culprit = first frame outside library
+ * code, else the first frame; 7. stack = after `[stacktrace]`, else the frames, else the body after its first
+ * line; 8. title = first line, whitespace collapsed, cut at the noise markers, 177 characters + `…` over 180.
+ */
+export function analyzeEvent(event: LogEvent): AnalyzedEvent {
+  const body = event.body
+  let first = firstLine(body).trim()
+  let context = ''
+  let extra = ''
+  if (event.context !== null && hasKeys(event.context)) {
+    context = JSON.stringify(event.context)
+    extra = extraText(event.context)
+  } else {
+    const at = body.indexOf(' {')
+    if (at !== -1) {
+      context = body.slice(at + 1)
+      const cut = first.indexOf(' {')
+      if (cut !== -1) first = first.slice(0, cut)
+      // Only an `exception` or `error` key contributes; without either word there is nothing to parse for.
+      if (context.includes('"exception"') || context.includes('"error"')) extra = extraText(parseJson(context))
+    }
+  }
+  let all = `${body}\n${extra}`
+  if (all.includes('\\')) all = all.replace(ESCAPE, (_, c: string) => CONTROL[c]!)
+
+  // The substring checks skip regex scans that cannot match (most events carry no stack at all).
+  const frames = all.includes('#') || all.includes('at ') || all.includes('File "') ? framesOf(all) : []
+  const stackAt = all.includes('[') ? STACKTRACE.exec(all) : null
+  const newline = body.indexOf('\n')
+  const stack =
+    stackAt !== null ? all.slice(stackAt.index + 12).trim()
+    : frames.length > 0 ? frames.join('\n')
+    : newline !== -1 ? body.slice(newline + 1).trim()
+    : ''
+  return {
+    title: shortTitle(first),
+    exceptionClass: exceptionClassOf(all),
+    sourceFrame: frames.find(isApplicationFrame) ?? frames[0] ?? null,
+    stack: stack === '' ? null : stack,
+    context: context === '' ? null : context,
+    message: body,
+  }
+}
+
+/** PHP's `strtok($body, "\n")`: the first non-empty line (leading newlines skipped), or the body itself. */
+function firstLine(body: string): string {
+  let start = 0
+  while (body.charCodeAt(start) === 0x0a) start++
+  if (start >= body.length) return body
+  const end = body.indexOf('\n', start)
+  return end === -1 ? body.slice(start) : body.slice(start, end)
+}
+
+function exceptionClassOf(text: string): string | null {
+  if (!text.includes('Exception') && !text.includes('Error') && !text.includes('[object]')) return null
+  const m = EXCEPTION.exec(text)
+  if (m === null) return null
+  // Deliberate deviation: the class inside Laravel's JSON context is JSON-escaped (`App\\Jobs\\X`); the
+  // reference stored it doubled. We undo the escaping so the class reads as PHP writes it.
+  const name = (m[1] ?? m[2] ?? '').trim().replaceAll('\\\\', '\\')
+  return name === '' ? null : name
+}
+
+function framesOf(text: string): string[] {
+  const frames: string[] = []
+  const python: string[] = []
+  for (const m of text.matchAll(FRAME)) {
+    if (m[1] !== undefined) frames.push(`${m[1]}:${m[2]!}`)
+    else if (m[3] !== undefined) frames.push(`${m[3]}:${m[4]!}:${m[5]!}`)
+    else python.push(`${m[6]!}:${m[7]!}`)
+  }
+  // Python prints the innermost call last; reversed, "first frame" means the innermost one as it does for
+  // PHP and Node, so the culprit is where the error was raised, not the entry point every error shares.
+  return python.length === 0 ? frames : frames.concat(python.reverse())
+}
+
+function isApplicationFrame(frame: string): boolean {
+  if (frame.startsWith('node:') || frame.startsWith('internal/')) return false
+  return !LIBRARY_MARKERS.some((marker) => frame.includes(marker))
+}
+
+/** The context's `exception` (else `error`) as PHP's `(string)` cast reads it; objects contribute nothing. */
+function extraText(context: unknown): string {
+  if (typeof context !== 'object' || context === null || Array.isArray(context)) return ''
+  const record = context as Record<string, unknown>
+  const value = record.exception ?? record.error
+  if (typeof value === 'string') return value
+  if (typeof value === 'number') return String(value)
+  return value === true ? '1' : ''
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
+  }
+}
+
+function shortTitle(line: string): string {
+  let title = line.trim().replace(WHITESPACE, ' ')
+  const cut = TITLE_CUT.exec(title)
+  if (cut !== null) title = title.slice(0, cut.index)
+  if (title.length <= 180) return title
+  // Counted in characters (code points); the reference counted bytes and could split a UTF-8 sequence.
+  const chars = Array.from(title)
+  return chars.length <= 180 ? title : `${chars.slice(0, 177).join('')}…`
+}
+
+function hasKeys(object: Record<string, unknown>): boolean {
+  for (const _key in object) return true
+  return false
+}

@@ -1,0 +1,87 @@
+import type { SqlValue, Statement } from '../../../drivers/driver.ts'
+import type { AppScope } from '../../apps/app-scope.ts'
+import { randomToken } from './random-token.ts'
+
+/**
+ * Which occurrences to delete: a condition on the `occurrences` table written with unqualified column names
+ * (it is used both in `DELETE FROM occurrences WHERE …` and in SELECTs over the same table), plus its
+ * arguments. A condition that needs a subquery over `occurrences` must wrap it in a derived table (MySQL
+ * refuses a DELETE whose subquery reads the target table directly).
+ */
+export interface OccurrenceSelection {
+  readonly where: string
+  readonly args: readonly SqlValue[]
+}
+
+export interface DeletedOccurrences {
+  readonly occurrences: number
+  /** Ingested issues deleted because no occurrence was left (manual and Linear issues are never touched). */
+  readonly emptyIssueGroups: number
+}
+
+/**
+ * Deletes occurrences and brings every derived value of the issues and files they belonged to back in step,
+ * for those rows only (reference §2.6 `refreshAggregates`, scoped): `group_days` and `group_sources` are
+ * rebuilt for the affected issues, `count`/`first_seen`/`last_seen` recomputed, ingested issues left empty
+ * deleted, and the affected files' occurrence counts recounted. The affected ids are remembered in
+ * `affected_refs` under a fresh token, so everything is ONE atomic batch. `extra` statements (e.g. a
+ * checkpoint reset) join the same batch.
+ */
+export async function deleteOccurrences(scope: AppScope, selection: OccurrenceSelection, extra: readonly Statement[] = []): Promise<DeletedOccurrences> {
+  const statements = deleteOccurrencesStatements(scope, selection, randomToken())
+  const results = await scope.db.batch([...statements, ...extra])
+  return { occurrences: results[DELETED_INDEX]!.rowsAffected, emptyIssueGroups: results[EMPTY_GROUPS_INDEX]!.rowsAffected }
+}
+
+const DELETED_INDEX = 2
+const EMPTY_GROUPS_INDEX = 8
+
+export function deleteOccurrencesStatements(scope: AppScope, selection: OccurrenceSelection, token: string): Statement[] {
+  const { t, db } = scope
+  const d = db.dialect
+  const G = t.groups
+  const { where, args } = selection
+  const affected = (kind: 'g' | 'f') => `(SELECT a.ref_id FROM ${t.affectedRefs} a WHERE a.token = ? AND a.kind = '${kind}')`
+  return [
+    {
+      sql: `INSERT INTO ${t.affectedRefs} (token, kind, ref_id) SELECT DISTINCT ${d.castText('?')}, 'g', group_id FROM ${t.occurrences} WHERE ${where}`,
+      args: [token, ...args],
+    },
+    {
+      sql: `INSERT INTO ${t.affectedRefs} (token, kind, ref_id) SELECT DISTINCT ${d.castText('?')}, 'f', source_file_id FROM ${t.occurrences} WHERE ${where}`,
+      args: [token, ...args],
+    },
+    { sql: `DELETE FROM ${t.occurrences} WHERE ${where}`, args },
+    { sql: `DELETE FROM ${t.groupDays} WHERE group_id IN ${affected('g')}`, args: [token] },
+    {
+      sql: `INSERT INTO ${t.groupDays} (group_id, day, count)
+        SELECT o.group_id, o.occurred_day, COUNT(*) FROM ${t.occurrences} o WHERE o.group_id IN ${affected('g')} GROUP BY o.group_id, o.occurred_day`,
+      args: [token],
+    },
+    { sql: `DELETE FROM ${t.groupSources} WHERE group_id IN ${affected('g')}`, args: [token] },
+    {
+      sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id)
+        SELECT DISTINCT o.group_id, o.source_file_id FROM ${t.occurrences} o WHERE o.group_id IN ${affected('g')}`,
+      args: [token],
+    },
+    {
+      sql: `UPDATE ${G} SET
+          count = COALESCE((SELECT SUM(gd.count) FROM ${t.groupDays} gd WHERE gd.group_id = ${G}.id), 0),
+          first_seen = COALESCE((SELECT MIN(o.occurred_at) FROM ${t.occurrences} o WHERE o.group_id = ${G}.id), first_seen),
+          last_seen = COALESCE((SELECT MAX(o.occurred_at) FROM ${t.occurrences} o WHERE o.group_id = ${G}.id), last_seen)
+        WHERE origin = 'ingested' AND id IN ${affected('g')}`,
+      args: [token],
+    },
+    {
+      sql: `DELETE FROM ${G} WHERE origin = 'ingested' AND id IN ${affected('g')}
+        AND NOT EXISTS (SELECT 1 FROM ${t.occurrences} o WHERE o.group_id = ${G}.id)`,
+      args: [token],
+    },
+    {
+      sql: `UPDATE ${t.fileImports} SET occurrence_count = (SELECT COUNT(*) FROM ${t.occurrences} o WHERE o.source_file_id = ${t.fileImports}.source_file_id)
+        WHERE source_file_id IN ${affected('f')}`,
+      args: [token],
+    },
+    { sql: `DELETE FROM ${t.affectedRefs} WHERE token = ?`, args: [token] },
+  ]
+}

@@ -1,0 +1,48 @@
+import type { AppScope } from '../../apps/app-scope.ts'
+import { DEFAULT_BATCH_LIMITS, preparePayloads, type BatchLimits, type BatchPayload } from './batch-payload.ts'
+import type { EventRecord } from './event-record.ts'
+import { persistStatements } from './persist-statements.ts'
+
+export interface PersistOptions {
+  readonly sourceFileId: number
+  /** Token marking the occurrences inserted by this run (see `BatchTarget.importBatch`). */
+  readonly importBatch: string
+  readonly now: string
+  /**
+   * Where reading resumes once every record is stored. Each batch carries its own checkpoint — the start of
+   * the next batch's first event, and this one for the last batch — so an interruption between batches loses
+   * nothing and duplicates nothing.
+   */
+  readonly checkpoint?: { readonly nextOffset: number; readonly insideEvent: boolean }
+  readonly limits?: BatchLimits
+  /** Called after each stored batch with the byte offset it covered (progress reporting). */
+  readonly onBatch?: (coveredTo: number) => Promise<void> | void
+}
+
+/**
+ * Persists analysed events (in file order) as issues and occurrences (reference §2.6): batches of at most
+ * `limits.maxEvents` events and `limits.maxJsonBytes` per JSON parameter, each ONE atomic `db.batch` of
+ * eight statements whatever its size. Returns the number of batches written.
+ */
+export async function persistEvents(scope: AppScope, records: readonly EventRecord[], options: PersistOptions): Promise<number> {
+  return persistPayloads(scope, preparePayloads(records, options.limits ?? DEFAULT_BATCH_LIMITS), options)
+}
+
+/** Writes batches already cut by `preparePayloads`, each with the checkpoint just past it. */
+export async function persistPayloads(scope: AppScope, payloads: readonly BatchPayload[], options: PersistOptions): Promise<number> {
+  if (payloads.length === 0) {
+    if (options.checkpoint) {
+      const statements = persistStatements(scope, { records: [], eventsJson: '[]', groupsJson: '[]', fingerprintsJson: '[]', firstByte: 0, lastByte: 0 }, options)
+      await scope.db.batch(statements)
+      await options.onBatch?.(options.checkpoint.nextOffset)
+    }
+    return 0
+  }
+  for (let i = 0; i < payloads.length; i++) {
+    const next = payloads[i + 1]
+    const checkpoint = options.checkpoint && (next ? { nextOffset: next.records[0]!.byteStart, insideEvent: false } : options.checkpoint)
+    await scope.db.batch(persistStatements(scope, payloads[i]!, { ...options, checkpoint }))
+    await options.onBatch?.(checkpoint ? checkpoint.nextOffset : payloads[i]!.records.at(-1)!.byteEnd)
+  }
+  return payloads.length
+}

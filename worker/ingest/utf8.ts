@@ -1,0 +1,42 @@
+/**
+ * UTF-8 byte arithmetic on decoded strings, used for the capture limit (reference §2.2: bodies are capped at
+ * 4 MiB of bytes, not characters). Lone surrogates count 3 bytes, as TextEncoder writes them as U+FFFD.
+ */
+
+/** Number of bytes `text` occupies in UTF-8. */
+export function utf8Length(text: string): number {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) continue
+    if (code < 0x800) bytes += 1
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
+      bytes += 2 // the pair is 2 units and 4 bytes
+      i++
+    } else bytes += 2
+  }
+  return bytes
+}
+
+/** The longest prefix of `text` that fits in `maxBytes` UTF-8 bytes without splitting a character. */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  if (text.length <= maxBytes && text.length * 3 <= maxBytes) return text
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    let size = code < 0x80 ? 1 : code < 0x800 ? 2 : 3
+    let units = 1
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
+      size = 4
+      units = 2
+    }
+    if (bytes + size > maxBytes) return text.slice(0, i)
+    bytes += size
+    i += units - 1
+  }
+  return text
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff
+}

@@ -1,0 +1,90 @@
+import type { Statement } from '../../drivers/driver.ts'
+import type { IssueKind, IssueStatus, Severity } from '../../shared/constants.ts'
+import { toPositiveInteger } from '../../shared/schemas/fields.ts'
+import type { ManualIssueInput } from '../../shared/schemas/issue.ts'
+import type { Actor } from '../actor.ts'
+import type { AppScope } from '../apps/app-scope.ts'
+import { InvalidInputError } from '../errors.ts'
+import { applyTagRules, RULE_TARGETS } from '../tags/tag-rules.ts'
+import { issueStatement, toIssueDetail, type IssueDetail } from './issue-detail.ts'
+import { manualFingerprint } from '../grouping/fingerprint.ts'
+import { parseJson } from '../../drivers/dialect/dialect.ts'
+
+/**
+ * `POST ?api=issues` (alias `errors`): a manual issue (reference §3.1). Its tags and module are checked in
+ * one read; then the issue, its first history row, its manual tags and a rule pass are written and read
+ * back in one atomic batch — two round trips.
+ */
+export async function createManualIssue(scope: AppScope, input: ManualIssueInput, actor: Actor, now: string): Promise<IssueDetail> {
+  const issue = normalize(input)
+  await checkReferences(scope, issue.tagIds, issue.moduleId)
+  const { t, db } = scope
+  const fingerprint = await manualFingerprint()
+  const context = JSON.stringify({ origin: 'manual', kind: issue.kind, module_id: issue.moduleId })
+  const statements: Statement[] = [
+    {
+      sql: `INSERT INTO ${t.groups} (fingerprint, severity, environment, title, source_frame, count, first_seen, last_seen,
+          sample_message, sample_context, created_at, status, status_updated_at, log_type, channel, origin, kind, module_id)
+        VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, 'manual', 'manual', 'manual', ?, ?)`,
+      args: [fingerprint, issue.severity, issue.environment, issue.title, issue.sourceFrame, now, now,
+        issue.description ?? issue.title, context, now, issue.status, now, issue.kind, issue.moduleId],
+    },
+    {
+      sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
+        SELECT id, NULL, ?, ?, ?, ? FROM ${t.groups} WHERE fingerprint = ?`,
+      args: [issue.status, issue.note ?? `Created manually as ${issue.kind.replaceAll('_', ' ')}.`, now, actor.label, fingerprint],
+    },
+  ]
+  if (issue.tagIds.length) {
+    statements.push({
+      sql: db.dialect.insertIgnore(
+        t.groupTags,
+        ['group_id', 'tag_id', 'source', 'created_at'],
+        `SELECT g.id, j.id, 'manual', ? FROM ${t.groups} g, ${db.dialect.jsonRecords({ id: 'integer' }, 'j')} WHERE g.fingerprint = ?`,
+        ['group_id', 'tag_id'],
+      ),
+      args: [now, JSON.stringify(issue.tagIds.map((id) => ({ id }))), fingerprint],
+    })
+  }
+  statements.push(applyTagRules(scope, RULE_TARGETS.fingerprint(fingerprint), now))
+  statements.push(issueStatement(scope, 'g.fingerprint = ?', [fingerprint]))
+  const results = await db.batch(statements)
+  return toIssueDetail(results[results.length - 1]!.rows[0]!, [], { page: 1, limit: 100, includeContext: true, skipVendor: false })
+}
+
+function normalize(input: ManualIssueInput) {
+  const text = (value: string | undefined) => (value === undefined || value === null || value.trim() === '' ? null : value.trim())
+  const tagIds = (input.tag_ids ?? []).map((value) => {
+    const id = toPositiveInteger(value)
+    if (id === null) throw new InvalidInputError(`Tag ${String(value)} does not exist.`)
+    return id
+  })
+  return {
+    title: input.title.trim(),
+    description: text(input.description),
+    kind: (input.kind?.trim() ?? 'issue') as IssueKind,
+    severity: (input.severity?.trim().toUpperCase() ?? 'INFO') as Severity,
+    status: (input.status?.trim() ?? 'open') as IssueStatus,
+    sourceFrame: text(input.source_frame),
+    environment: input.environment?.trim() ?? 'local',
+    note: text(input.note),
+    tagIds: [...new Set(tagIds)],
+    moduleId: input.module_id === undefined || input.module_id === null || input.module_id === '' ? null : toPositiveInteger(input.module_id),
+  }
+}
+
+/** One read: which of the tags exist, and whether the module does. */
+async function checkReferences(scope: AppScope, tagIds: number[], moduleId: number | null): Promise<void> {
+  if (!tagIds.length && moduleId === null) return
+  const { t, db } = scope
+  const { rows } = await db.execute({
+    sql: `SELECT (SELECT COUNT(*) FROM ${t.modules} WHERE id = ?) AS module_exists,
+      ${db.dialect.jsonArray({ id: 'tx.id' }, `FROM ${t.tags} tx WHERE tx.id IN (SELECT j.id FROM ${db.dialect.jsonRecords({ id: 'integer' }, 'j')})`)} AS tags`,
+    args: [moduleId ?? 0, JSON.stringify(tagIds.map((id) => ({ id })))],
+  })
+  const row = rows[0]!
+  const found = new Set(parseJson<{ id: number }[]>(row.tags, []).map((tag) => Number(tag.id)))
+  const missing = tagIds.find((id) => !found.has(id))
+  if (missing !== undefined) throw new InvalidInputError(`Tag ${missing} does not exist.`)
+  if (moduleId !== null && Number(row.module_exists) === 0) throw new InvalidInputError(`Module ${moduleId} does not exist in this application.`)
+}

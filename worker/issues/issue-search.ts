@@ -1,0 +1,72 @@
+import { ISSUE_KINDS, ISSUE_ORIGINS, ISSUE_STATUSES, SEVERITIES, type IssueStatus, type Severity } from '../../shared/constants.ts'
+import type { ServiceConfig } from '../config.ts'
+import { InvalidInputError } from '../errors.ts'
+import { queryBoolean, queryInteger, queryString, type Query } from '../http/query.ts'
+import { DATE_FORMAT, UNSUPPORTED_SEVERITY, UNSUPPORTED_STATUS } from './issue-messages.ts'
+
+export const ISSUE_SORTS = ['newest', 'oldest', 'occurrences'] as const
+export type IssueSort = (typeof ISSUE_SORTS)[number]
+
+/** The filters of the issue search, combined with AND (reference §3.1). */
+export interface IssueFilters {
+  readonly q?: string
+  readonly severity?: Severity
+  readonly status?: IssueStatus
+  readonly logType?: string
+  readonly origin?: string
+  readonly kind?: string
+  readonly module?: string
+  readonly source?: string
+  readonly date?: string
+  readonly tag?: string
+  readonly hasStack?: boolean
+}
+
+export interface IssueSearch {
+  readonly page: number
+  readonly limit: number
+  readonly sort: IssueSort
+  readonly includeStack: boolean
+  readonly includeContext: boolean
+  readonly skipVendor: boolean
+  readonly filters: IssueFilters
+}
+
+/**
+ * Reads and validates the search parameters. Unlike the reference, values that cannot match anything
+ * (an unknown severity, status, origin, kind or sort, a page or limit out of range) are a 422 naming the
+ * parameter, not silently ignored (design.md §4).
+ */
+export function readIssueSearch(query: Query, config: ServiceConfig, defaults: { sort: IssueSort; samples: boolean }): IssueSearch {
+  const sort = queryString(query, 'sort') ?? defaults.sort
+  if (!(ISSUE_SORTS as readonly string[]).includes(sort)) throw new InvalidInputError('sort must be newest, oldest or occurrences.')
+  const date = queryString(query, 'date')
+  if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new InvalidInputError(DATE_FORMAT)
+  return {
+    page: queryInteger(query, 'page', { min: 1, max: 1_000_000, fallback: 1 }),
+    limit: queryInteger(query, 'limit', { min: 1, max: config.pagination.maxLimit, fallback: config.pagination.defaultLimit }),
+    sort: sort as IssueSort,
+    includeStack: defaults.samples || queryBoolean(query, 'include_stack', false),
+    includeContext: defaults.samples || queryBoolean(query, 'include_context', false),
+    skipVendor: queryBoolean(query, 'skip_vendor', false),
+    filters: {
+      q: queryString(query, 'q'),
+      severity: oneOf(queryString(query, 'severity')?.toUpperCase(), SEVERITIES, UNSUPPORTED_SEVERITY),
+      status: oneOf(queryString(query, 'status'), ISSUE_STATUSES, UNSUPPORTED_STATUS),
+      logType: queryString(query, 'log_type'),
+      origin: oneOf(queryString(query, 'origin'), ISSUE_ORIGINS, 'Unsupported issue origin.'),
+      kind: oneOf(queryString(query, 'kind'), ISSUE_KINDS, 'Unsupported issue kind.'),
+      module: queryString(query, 'module'),
+      source: queryString(query, 'source'),
+      date,
+      tag: queryString(query, 'tag'),
+      hasStack: queryBoolean(query, 'has_stack', undefined),
+    },
+  }
+}
+
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], message: string): T | undefined {
+  if (value === undefined) return undefined
+  if (!(allowed as readonly string[]).includes(value)) throw new InvalidInputError(message)
+  return value as T
+}

@@ -1,0 +1,45 @@
+import type { IssueListItem } from '../../shared/schemas/issue.ts'
+import type { AppScope } from '../apps/app-scope.ts'
+import { issueSelectList, toIssueListItem } from './issue-columns.ts'
+import { issueFilterSql } from './issue-filters.ts'
+import type { IssueSearch, IssueSort } from './issue-search.ts'
+
+const ORDER: Record<IssueSort, string> = {
+  occurrences: 'g.count DESC, g.last_seen DESC, g.id DESC',
+  newest: 'g.last_seen DESC, g.count DESC, g.id DESC',
+  oldest: 'g.first_seen ASC, g.count DESC, g.id ASC',
+}
+
+export interface IssuePage {
+  readonly items: IssueListItem[]
+  readonly total: number
+  readonly pages: number
+}
+
+/**
+ * The issue search behind `errors`, `issues` and `groups`: one page of issues (with module and tags) and
+ * the total, as one read batch — one round trip (PlanetScale: two concurrent requests).
+ */
+export async function searchIssues(scope: AppScope, search: IssueSearch): Promise<IssuePage> {
+  const { t, db } = scope
+  const filter = issueFilterSql(scope, search.filters)
+  const samples = { stack: search.includeStack, context: search.includeContext }
+  const offset = (search.page - 1) * search.limit
+  const [page, count] = await db.batch(
+    [
+      {
+        sql: `SELECT ${issueSelectList(scope, samples)} FROM ${t.groups} g LEFT JOIN ${t.modules} m ON m.id = g.module_id
+          WHERE ${filter.where} ORDER BY ${ORDER[search.sort]} LIMIT ${search.limit} OFFSET ${offset}`,
+        args: filter.args,
+      },
+      { sql: `SELECT COUNT(*) AS total FROM ${t.groups} g WHERE ${filter.where}`, args: filter.args },
+    ],
+    { mode: 'read' },
+  )
+  const total = Number(count!.rows[0]!.total)
+  return {
+    items: page!.rows.map((row) => toIssueListItem(row, { ...samples, skipVendor: search.skipVendor })),
+    total,
+    pages: Math.ceil(total / search.limit),
+  }
+}

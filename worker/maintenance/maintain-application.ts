@@ -1,0 +1,39 @@
+import type { AppScope } from '../apps/app-scope.ts'
+import type { Deps } from '../deps.ts'
+import { continueInBackground } from '../imports/conclude-run.ts'
+import { activeJob, reapStatement } from '../imports/import-jobs.ts'
+import { runImportJob } from '../imports/import-job.ts'
+import { acquireImportLock } from '../imports/import-lock.ts'
+import { occurrencePolicy, pruneOccurrences } from './occurrence-retention.ts'
+
+/**
+ * One application's share of the cron trigger: stale jobs are reaped; files left half-read (an interrupted
+ * request, a lost queue message) get a background job; without a queue binding the job's next step runs
+ * right here; and occurrence retention runs (self-throttled to once per 900 s, under the import lock).
+ */
+export async function maintainApplication(deps: Deps, scope: AppScope): Promise<void> {
+  const { t, db } = scope
+  const [, pendingResult] = await db.batch([
+    reapStatement(scope, deps.now()),
+    {
+      sql: `SELECT COUNT(*) AS files, COALESCE(SUM(s.size - f.next_offset), 0) AS bytes
+        FROM ${t.sourceFiles} s JOIN ${t.fileImports} f ON f.source_file_id = s.id WHERE f.next_offset < s.size`,
+    },
+  ])
+  const pending = pendingResult!.rows[0] ?? {}
+  const files = Number(pending.files ?? 0)
+  if (files > 0 && deps.env.LOGS) {
+    const job = (await activeJob(scope)) ?? (await continueInBackground(deps, scope, 'resume', { files, bytes: Number(pending.bytes ?? 0) }))
+    if (!deps.env.IMPORT_QUEUE) await runImportJob(deps, { app: scope.app.id, job: job.id })
+  }
+  // Retention deletes: never alongside an import's batches. A busy lock just means next time.
+  const policy = occurrencePolicy(deps)
+  if (policy.maxAgeDays <= 0 && policy.maxPerGroup <= 0) return
+  const lock = await acquireImportLock(scope, deps.now())
+  if (!lock) return
+  try {
+    await pruneOccurrences(scope, policy, deps.now())
+  } finally {
+    await lock.release()
+  }
+}

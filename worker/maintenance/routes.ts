@@ -1,0 +1,43 @@
+import { queryString } from '../http/query.ts'
+import { readJsonObject } from '../http/read-body.ts'
+import { json } from '../http/respond.ts'
+import { route, type ApiRouter } from '../http/router.ts'
+import { scopeOf, withApp } from '../http/with-app.ts'
+import { logBucket } from '../imports/log-storage.ts'
+import { deleteLogs, previewLogDeletion } from './log-deletion.ts'
+import { processedPolicy, processedStatus, pruneProcessed } from './processed-retention.ts'
+import { reindex } from './reindex.ts'
+
+/** Maintenance endpoints (reference §3.6): `reindex`, `log-deletion-preview`, `delete-logs`, `processed-retention`. */
+export function registerMaintenanceRoutes(router: ApiRouter): void {
+  route(router, '/reindex', { POST: async (request, deps) => json(await reindex(deps, scopeOf(request))) }, [withApp])
+  route(
+    router,
+    '/log-deletion-preview',
+    {
+      GET: async (request) =>
+        json(await previewLogDeletion(scopeOf(request), { date: queryString(request.query, 'date'), source_id: queryString(request.query, 'source_id') })),
+    },
+    [withApp],
+  )
+  route(
+    router,
+    '/delete-logs',
+    { POST: async (request, deps) => json(await deleteLogs(scopeOf(request), await readJsonObject(request, deps.config.maxBodyBytes), deps.now())) },
+    [withApp],
+  )
+  route(
+    router,
+    '/processed-retention',
+    {
+      GET: async (request, deps) => json(await processedStatus(logBucket(deps.env), scopeOf(request).app.id, processedPolicy(deps))),
+      POST: async (request, deps) => {
+        const bucket = logBucket(deps.env)
+        const appId = scopeOf(request).app.id
+        const status = await processedStatus(bucket, appId, processedPolicy(deps))
+        return json({ status, pruned: await pruneProcessed(bucket, appId, processedPolicy(deps), deps.now()) })
+      },
+    },
+    [withApp],
+  )
+}

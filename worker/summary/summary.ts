@@ -1,0 +1,98 @@
+import { parseJson } from '../../drivers/dialect/dialect.ts'
+import { SEVERITIES, STATUS_SUMMARY_ORDER } from '../../shared/constants.ts'
+import type { CountRow, Summary } from '../../shared/api.ts'
+import type { AppScope } from '../apps/app-scope.ts'
+import { toDay } from '../time.ts'
+import { compareSourceFiles, SOURCE_FILE_JSON_FIELDS, SOURCE_FILE_ORDER, sourceFileSelect, toSourceFile, type SourceFile } from '../sources/source-file-rows.ts'
+
+
+
+/** The `daily_severity` window: 30 days ending at the newest day with data (reference §3.1). */
+const WINDOW_DAYS = 30
+
+/**
+ * The dashboard's overview in ONE statement (one round trip on every driver): each section is a JSON array
+ * built by a scalar subquery. Issue figures come from one GROUP BY over issues; day figures from the
+ * `group_days` rollup rather than from occurrences, so the cost does not grow with the number of
+ * occurrences. Sections are ordered here, because JSON aggregation does not keep order on every engine.
+ */
+export async function getSummary(scope: AppScope, now: Date): Promise<Summary> {
+  const { t, db } = scope
+  const d = db.dialect
+  const sql = `SELECT
+    ${d.jsonArray(
+      { severity: 'x.severity', status: 'x.status', log_type: 'x.log_type', groups_count: 'x.groups_count', occurrences: 'x.occurrences', last_seen: 'x.last_seen' },
+      `FROM (SELECT severity, status, log_type, COUNT(*) AS groups_count, COALESCE(SUM(count), 0) AS occurrences, MAX(last_seen) AS last_seen
+             FROM ${t.groups} GROUP BY severity, status, log_type) x`,
+    )} AS breakdown,
+    ${d.jsonArray({ day: 'x.day', count: 'x.count' }, `FROM (SELECT day, SUM(count) AS count FROM ${t.groupDays} GROUP BY day) x`)} AS trend,
+    ${d.jsonArray(
+      { day: 'x.day', severity: 'x.severity', count: 'x.count' },
+      `FROM (SELECT gd.day, g.severity, SUM(gd.count) AS count FROM ${t.groupDays} gd JOIN ${t.groups} g ON g.id = gd.group_id
+             WHERE gd.day >= (SELECT MIN(r.day) FROM (SELECT DISTINCT day FROM ${t.groupDays} ORDER BY day DESC LIMIT ${WINDOW_DAYS}) r)
+             GROUP BY gd.day, g.severity) x`,
+    )} AS daily,
+    ${d.jsonArray(SOURCE_FILE_JSON_FIELDS, `FROM (${sourceFileSelect(scope)} ORDER BY ${SOURCE_FILE_ORDER} LIMIT 12) x`)} AS files,
+    ${d.jsonArray(
+      { id: 'x.id', name: 'x.name', name_key: 'x.name_key', slug: 'x.slug', color: 'x.color', created_at: 'x.created_at', issue_count: 'x.issue_count' },
+      `FROM (SELECT m.id, m.name, m.name_key, m.slug, m.color, m.created_at, (SELECT COUNT(*) FROM ${t.groups} g WHERE g.module_id = m.id) AS issue_count
+             FROM ${t.modules} m) x`,
+    )} AS modules`
+  const { rows } = await db.execute({ sql })
+  const row = rows[0] ?? {}
+  type Breakdown = { severity: string; status: string; log_type: string; groups_count: number; occurrences: number; last_seen: string | null }
+  const breakdown = parseJson<Breakdown[]>(row.breakdown, [])
+  const trend = parseJson<{ day: string; count: number }[]>(row.trend, [])
+    .map((entry) => ({ day: entry.day, count: Number(entry.count) }))
+    .sort((a, b) => compareText(a.day, b.day))
+  const anchor = trend.at(-1)?.day ?? toDay(now)
+  const since = toDay(new Date(Date.parse(`${anchor}T00:00:00Z`) - (WINDOW_DAYS - 1) * 86_400_000))
+  const daily = parseJson<{ day: string; severity: string; count: number }[]>(row.daily, [])
+    .filter((entry) => entry.day >= since && entry.day <= anchor)
+    .map((entry) => ({ day: entry.day, severity: entry.severity, count: Number(entry.count) }))
+    .sort((a, b) => compareText(a.day, b.day) || compareText(a.severity, b.severity))
+  const modules = parseJson<(Summary['modules'][number] & { name_key: string })[]>(row.modules, [])
+    .sort((a, b) => compareText(a.name_key, b.name_key) || Number(a.id) - Number(b.id))
+    .map(({ name_key: _key, ...module }) => ({ ...module, id: Number(module.id), issue_count: Number(module.issue_count) }))
+  return {
+    total: {
+      groups_count: sum(breakdown, 'groups_count'),
+      occurrences: sum(breakdown, 'occurrences'),
+      last_seen: breakdown.reduce<string | null>((max, b) => (b.last_seen !== null && (max === null || b.last_seen > max) ? b.last_seen : max), null),
+    },
+    severity: rollUp(breakdown, 'severity', SEVERITIES).map(([severity, bucket]) => ({ severity, ...bucket })),
+    status: rollUp(breakdown, 'status', STATUS_SUMMARY_ORDER).map(([status, bucket]) => ({ status, ...bucket })),
+    types: rollUp(breakdown, 'log_type', [])
+      .sort(([a, x], [b, y]) => y.occurrences - x.occurrences || compareText(a, b))
+      .map(([log_type, bucket]) => ({ log_type, ...bucket })),
+    trend,
+    daily_severity: daily,
+    files: parseJson<Record<string, unknown>[]>(row.files, []).map(toSourceFile).sort(compareSourceFiles),
+    modules,
+  }
+}
+
+/** Totals per value of `key`, in `order` first and any other value after it (alphabetically). */
+function rollUp<K extends 'severity' | 'status' | 'log_type'>(
+  rows: readonly (Record<K, string> & { groups_count: number; occurrences: number })[],
+  key: K,
+  order: readonly string[],
+): [string, CountRow][] {
+  const totals = new Map<string, { groups_count: number; occurrences: number }>()
+  for (const row of rows) {
+    const bucket = totals.get(row[key]) ?? { groups_count: 0, occurrences: 0 }
+    bucket.groups_count += Number(row.groups_count)
+    bucket.occurrences += Number(row.occurrences)
+    totals.set(row[key], bucket)
+  }
+  const rank = (value: string) => (order.includes(value) ? order.indexOf(value) : order.length)
+  return [...totals.entries()].sort(([a], [b]) => rank(a) - rank(b) || compareText(a, b))
+}
+
+function sum<T>(rows: readonly T[], key: keyof T): number {
+  return rows.reduce((total, row) => total + Number(row[key]), 0)
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

@@ -1,0 +1,103 @@
+import { DriverError } from '../../drivers/driver-error.ts'
+import type { Statement } from '../../drivers/driver.ts'
+import { TAG_DEFAULTS } from '../../shared/constants.ts'
+import { TAG_MESSAGES, type Tag, type TagInput } from '../../shared/schemas/tag.ts'
+import type { Actor } from '../actor.ts'
+import type { AppScope } from '../apps/app-scope.ts'
+import { InvalidInputError, NotFoundError } from '../errors.ts'
+import { applyTagRules, RULE_TARGETS } from './tag-rules.ts'
+import { nameKey, selectTags, toTag } from './tag-queries.ts'
+
+/** `GET ?api=tags`: every tag with its live issue count and rules, ordered by name — one round trip. */
+export async function listTags(scope: AppScope): Promise<Tag[]> {
+  const { rows } = await scope.db.execute({ sql: selectTags(scope) })
+  return rows.map(toTag)
+}
+
+/**
+ * `POST ?api=tags`: creates the tag and its rule, applies the rule, and reads the tag back — one atomic
+ * batch. The name's uniqueness is the only constraint the batch can break, so a constraint failure is the
+ * duplicate-name error (and nothing was written).
+ */
+export async function createTag(scope: AppScope, input: TagInput, actor: Actor, now: string): Promise<Tag> {
+  const tag = normalize(input)
+  const { t } = scope
+  const statements: Statement[] = [
+    {
+      sql: `INSERT INTO ${t.tags} (name, name_key, color, icon, created_at, updated_at, created_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      args: [tag.name, tag.key, tag.color, tag.icon, now, now, actor.label, actor.label],
+    },
+  ]
+  if (tag.matchWord) {
+    statements.push({
+      sql: `INSERT INTO ${t.tagRules} (tag_id, match_word, enabled, created_at) SELECT id, ?, 1, ? FROM ${t.tags} WHERE name_key = ?`,
+      args: [tag.matchWord, now, tag.key],
+    })
+    statements.push(applyTagRules(scope, { where: `r.tag_id = (SELECT id FROM ${t.tags} WHERE name_key = ?)`, args: [tag.key] }, now))
+  }
+  statements.push({ sql: selectTags(scope, 't.name_key = ?'), args: [tag.key] })
+  const results = await writeTag(scope, statements)
+  return toTag(results[results.length - 1]!.rows[0]!)
+}
+
+/**
+ * `PUT`/`PATCH ?api=tags`: a full replace (omitted fields return to their defaults). The tag's rule-made
+ * assignments and its rule are dropped, the rule is rebuilt and re-applied; manual assignments stay
+ * (seed §4.2 rule 4). One atomic batch; an unknown id changes nothing and is a 404.
+ */
+export async function updateTag(scope: AppScope, id: number, input: TagInput, actor: Actor, now: string): Promise<Tag> {
+  const tag = normalize(input)
+  const { t } = scope
+  const statements: Statement[] = [
+    {
+      sql: `UPDATE ${t.tags} SET name = ?, name_key = ?, color = ?, icon = ?, updated_at = ?, updated_by = ? WHERE id = ?`,
+      args: [tag.name, tag.key, tag.color, tag.icon, now, actor.label, id],
+    },
+    { sql: `DELETE FROM ${t.groupTags} WHERE tag_id = ? AND source = 'rule'`, args: [id] },
+    { sql: `DELETE FROM ${t.tagRules} WHERE tag_id = ?`, args: [id] },
+  ]
+  if (tag.matchWord) {
+    statements.push({
+      sql: `INSERT INTO ${t.tagRules} (tag_id, match_word, enabled, created_at) SELECT id, ?, 1, ? FROM ${t.tags} WHERE id = ?`,
+      args: [tag.matchWord, now, id],
+    })
+    statements.push(applyTagRules(scope, RULE_TARGETS.tag(id), now))
+  }
+  statements.push({ sql: selectTags(scope, 't.id = ?'), args: [id] })
+  const results = await writeTag(scope, statements)
+  const row = results[results.length - 1]!.rows[0]
+  if (!row) throw new NotFoundError(TAG_MESSAGES.notFound)
+  return toTag(row)
+}
+
+/** `DELETE ?api=tags`: the tag, its rule and all its assignments (seed §4.2 rule 5) — one atomic batch. */
+export async function deleteTag(scope: AppScope, id: number): Promise<{ id: number; deleted: true }> {
+  const { t } = scope
+  const results = await scope.db.batch([
+    { sql: `DELETE FROM ${t.groupTags} WHERE tag_id = ?`, args: [id] },
+    { sql: `DELETE FROM ${t.tagRules} WHERE tag_id = ?`, args: [id] },
+    { sql: `DELETE FROM ${t.tags} WHERE id = ?`, args: [id] },
+  ])
+  if (results[2]!.rowsAffected === 0) throw new NotFoundError(TAG_MESSAGES.notFound)
+  return { id, deleted: true }
+}
+
+function normalize(input: TagInput) {
+  const name = input.name.trim()
+  return {
+    name,
+    key: nameKey(name),
+    color: (input.color ?? TAG_DEFAULTS.color).toLowerCase(),
+    icon: input.icon ?? TAG_DEFAULTS.icon,
+    matchWord: input.match_word?.trim() ?? '',
+  }
+}
+
+async function writeTag(scope: AppScope, statements: Statement[]) {
+  try {
+    return await scope.db.batch(statements)
+  } catch (error) {
+    if (error instanceof DriverError && error.code === 'constraint') throw new InvalidInputError(TAG_MESSAGES.duplicate)
+    throw error
+  }
+}
