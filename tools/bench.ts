@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util'
 import { startDatabaseTargets, type DriverTarget } from './database-targets.ts'
 import { isMysqlReachable, isPostgresReachable } from './local-engines.ts'
-import { startWorker } from './bench/worker-process.ts'
+import { startWorker } from './worker-process.ts'
 import { send, type Measurement } from './bench/measure.ts'
 import { coreScenarios, runScenarios, seedIssues } from './bench/scenarios.ts'
 import { ingestionBench } from './bench/ingestion.ts'

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureDashboardBuilt, firstLoadJs, FIRST_LOAD_JS_BUDGET } from '../../tools/build-dashboard.ts'
 import { apiClient } from './helpers/api.ts'
 import { launchChromium, watchProblems } from './helpers/browser.ts'
-import { startWorker, type RunningWorker } from './helpers/worker.ts'
+import { startWorker, type RunningWorker } from '../../tools/worker-process.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'logs')

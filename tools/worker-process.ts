@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { QUIET_WRANGLER_ENV } from '../../../tools/wrangler-env.ts'
+import { writeEnvFile } from './env-file.ts'
+import { QUIET_WRANGLER_ENV } from './wrangler-env.ts'
 
-const ROOT = new URL('../../../', import.meta.url).pathname
+const ROOT = new URL('..', import.meta.url).pathname
 
 export interface RunningWorker {
   readonly url: string
@@ -13,15 +14,16 @@ export interface RunningWorker {
 }
 
 /**
- * Runs the real worker with `wrangler dev` on a free port, on its own embedded database (a fresh
- * `--persist-to` directory), and waits for `/?api=health`. `vars` go through a private env file, which also
- * keeps a developer's own `.dev.vars` out of the test.
+ * Runs the real worker under `wrangler dev` (workerd with local D1, R2 and Queues) on a free port and a fresh
+ * `--persist-to` directory, and waits until `?api=health` answers. `vars` go through a private env file,
+ * which also keeps a developer's own `.dev.vars` out of the run. Used by the bench and the dashboard tests.
  */
-export async function startWorker(vars: Record<string, string> = {}): Promise<RunningWorker> {
-  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-'))
-  const envFile = join(dir, 'test.env')
-  writeFileSync(envFile, Object.entries(vars).map(([key, value]) => `${key}=${dotenvQuote(value)}`).join('\n') + '\n', { mode: 0o600 })
+export async function startWorker(vars: Record<string, string> = {}, label = 'worker'): Promise<RunningWorker> {
+  const dir = mkdtempSync(join(tmpdir(), `loupe-${label}-`))
+  const envFile = join(dir, 'worker.env')
+  writeEnvFile(envFile, vars)
   const [port, inspectorPort] = [await freePort(), await freePort()]
+  // Detached: wrangler runs workerd as a grandchild, and only killing the whole group ends both.
   const child = spawn(
     'npx',
     ['wrangler', 'dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', join(dir, 'state'),
@@ -29,8 +31,8 @@ export async function startWorker(vars: Record<string, string> = {}): Promise<Ru
     { cwd: ROOT, env: { ...process.env, ...QUIET_WRANGLER_ENV }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   )
   let output = ''
-  child.stdout!.on('data', (chunk) => (output += chunk))
-  child.stderr!.on('data', (chunk) => (output += chunk))
+  child.stdout!.on('data', (chunk) => (output += String(chunk)))
+  child.stderr!.on('data', (chunk) => (output += String(chunk)))
   const url = `http://127.0.0.1:${port}`
   const stop = async () => {
     await killGroup(child)
@@ -40,15 +42,15 @@ export async function startWorker(vars: Record<string, string> = {}): Promise<Ru
     await waitForHealth(url, child, () => output)
   } catch (error) {
     await stop()
-    throw error
+    throw new Error(`${label}: the worker did not start: ${(error as Error).message}`)
   }
   return { url, stop }
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + 90_000
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output()}`)
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output().slice(-2000)}`)
     try {
       const response = await fetch(`${url}/?api=health`)
       if (response.status === 200) return
@@ -57,10 +59,10 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
     }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
-  throw new Error(`wrangler dev did not become healthy within 60 s:\n${output()}`)
+  throw new Error(`no healthy answer within 90 s:\n${output().slice(-2000)}`)
 }
 
-/** wrangler dev runs workerd as a child: end the whole process group we started, and only it. */
+/** Ends the process group we started (wrangler and its workerd), and only it. */
 async function killGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.pid === undefined) return
   const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -78,15 +80,6 @@ async function killGroup(child: ChildProcess): Promise<void> {
   }, 5000)
   await exited
   clearTimeout(timer)
-}
-
-/**
- * dotenv keeps single-quoted values literally; double quotes would leave JSON's `\"` escapes in the value
- * (dotenv only expands `\n` there), which breaks `SERVICE_CONFIG`.
- */
-function dotenvQuote(value: string): string {
-  if (value.includes("'") || value.includes('\n')) throw new Error('test env values may not contain single quotes or newlines')
-  return `'${value}'`
 }
 
 function freePort(): Promise<number> {
