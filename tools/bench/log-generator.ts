@@ -1,6 +1,7 @@
 /**
  * Synthetic Laravel logs for the bench: `events` events spread over `issues` distinct issues (distinct
  * normalised titles) and 30 days, ERROR and WARNING (the default allow-list), each with a short stack.
+ * Times only move forward, as in a real log file (which is written as things happen).
  */
 export function generateLaravelLog(options: { events: number; issues: number; offset?: number; seed?: number }): Uint8Array {
   const lines: string[] = []
@@ -8,7 +9,7 @@ export function generateLaravelLog(options: { events: number; issues: number; of
   const random = mulberry32(options.seed ?? 1)
   for (let i = 0; i < options.events; i++) {
     const issue = (options.offset ?? 0) + Math.floor(random() * options.issues)
-    const time = new Date(start + Math.floor(random() * 30 * 86_400_000)).toISOString().slice(0, 19).replace('T', ' ')
+    const time = new Date(start + Math.floor(((i + random()) / options.events) * 30 * 86_400_000)).toISOString().slice(0, 19).replace('T', ' ')
     const level = issue % 4 === 0 ? 'WARNING' : 'ERROR'
     lines.push(
       `[${time}] production.${level}: RuntimeException: Checkout failure in module ${letters(issue)} for order ${Math.floor(random() * 1e6)} {"userId":${i % 97}}`,

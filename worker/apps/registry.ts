@@ -41,24 +41,29 @@ async function claim(handle: DatabaseHandle, state: MigrationState, app: Applica
  * no round trips for either:
  * - each database's migration state is read (and migrations applied) once;
  * - the application list is cached; applications are never deleted, so a miss just reloads it once.
- * Failed attempts are forgotten, so the next request retries (e.g. after the database comes back).
+ *
+ * Only settled results are kept, never an in-flight promise: a promise whose I/O belongs to one request and
+ * is awaited by another hangs for good if the first request ends early (a client disconnects, a queue
+ * invocation finishes) — workerd cancels that I/O, and every later request would wait on it. Concurrent cold
+ * requests therefore each read the state themselves; migrations are race-safe (drivers/migrate.ts).
+ * Failures cache nothing, so the next request retries (e.g. after the database comes back).
  */
 export class ApplicationRegistry {
-  private readonly states = new Map<string, Promise<MigrationState>>()
-  private readonly schemas = new Map<string, Promise<void>>()
-  private applications: Promise<Application[]> | undefined
+  private readonly states = new Map<string, MigrationState>()
+  private readonly ready = new Set<string>()
+  private applications: Application[] | undefined
 
   /** Migrates the registry (once per isolate) and returns the cached application list. */
   async list(main: DatabaseHandle, now: Date): Promise<Application[]> {
     await this.ensureRegistry(main, now)
-    this.applications ??= this.remember(this.load(main), () => (this.applications = undefined))
+    this.applications ??= await this.load(main)
     return this.applications
   }
 
   /** Re-reads the application list from the database. */
   async reload(main: DatabaseHandle, now: Date): Promise<Application[]> {
     await this.ensureRegistry(main, now)
-    this.applications = this.remember(this.load(main), () => (this.applications = undefined))
+    this.applications = await this.load(main)
     return this.applications
   }
 
@@ -77,67 +82,48 @@ export class ApplicationRegistry {
    * Makes sure the application's tables exist and are current in the database holding them. An application's
    * own database is claimed for it first (see `claim`).
    */
-  ensureSchema(handle: DatabaseHandle, app: Application, now: Date): Promise<void> {
+  async ensureSchema(handle: DatabaseHandle, app: Application, now: Date): Promise<void> {
     const scope = schemaScope(handle, app)
     // The application id is part of the key: two applications mapped to one database must each be claimed.
     const key = `${handle.key}|${scope}|${app.id}`
-    let ready = this.schemas.get(key)
-    if (!ready) {
-      ready = this.remember(
-        (async () => {
-          const state = await this.state(handle)
-          if (handle.dedicated) await claim(handle, state, app, toTimestamp(now))
-          const migrations = MIGRATIONS[handle.db.dialect.name].application
-          const prefix = tablePrefix(app.namespace, handle.dedicated)
-          const version = await applyMigrations(handle.db, scope, prefix, migrations, state.get(scope) ?? 0, toTimestamp(now))
-          state.set(scope, version)
-        })(),
-        () => {
-          // Re-read the applied versions next time: a failed step may have left some migrations applied.
-          this.schemas.delete(key)
-          this.states.delete(handle.key)
-        },
-      )
-      this.schemas.set(key, ready)
+    if (this.ready.has(key)) return
+    try {
+      const state = await this.state(handle)
+      if (handle.dedicated) await claim(handle, state, app, toTimestamp(now))
+      const migrations = MIGRATIONS[handle.db.dialect.name].application
+      const prefix = tablePrefix(app.namespace, handle.dedicated)
+      const version = await applyMigrations(handle.db, scope, prefix, migrations, state.get(scope) ?? 0, toTimestamp(now))
+      state.set(scope, version)
+      this.ready.add(key)
+    } catch (error) {
+      // Re-read the applied versions next time: a failed step may have left some migrations applied.
+      this.states.delete(handle.key)
+      throw error
     }
-    return ready
   }
 
   /** Applied migration versions per scope of a database (read once per isolate). */
-  state(handle: DatabaseHandle): Promise<MigrationState> {
-    let state = this.states.get(handle.key)
-    if (!state) {
-      state = this.remember(readMigrationState(handle.db), () => this.states.delete(handle.key))
-      this.states.set(handle.key, state)
-    }
-    return state
+  async state(handle: DatabaseHandle): Promise<MigrationState> {
+    const known = this.states.get(handle.key)
+    if (known) return known
+    const state = await readMigrationState(handle.db)
+    // A concurrent request may have stored one meanwhile; keep that one, so versions set on it are not lost.
+    const stored = this.states.get(handle.key) ?? state
+    this.states.set(handle.key, stored)
+    return stored
   }
 
   private async ensureRegistry(main: DatabaseHandle, now: Date): Promise<void> {
     const key = `${main.key}|registry`
-    let ready = this.schemas.get(key)
-    if (!ready) {
-      ready = this.remember(
-        (async () => {
-          const state = await this.state(main)
-          const migrations = MIGRATIONS[main.db.dialect.name].registry
-          state.set('registry', await applyMigrations(main.db, 'registry', '', migrations, state.get('registry') ?? 0, toTimestamp(now)))
-        })(),
-        () => this.schemas.delete(key),
-      )
-      this.schemas.set(key, ready)
-    }
-    return ready
+    if (this.ready.has(key)) return
+    const state = await this.state(main)
+    const migrations = MIGRATIONS[main.db.dialect.name].registry
+    state.set('registry', await applyMigrations(main.db, 'registry', '', migrations, state.get('registry') ?? 0, toTimestamp(now)))
+    this.ready.add(key)
   }
 
   private async load(main: DatabaseHandle): Promise<Application[]> {
     const { rows } = await main.db.execute<Application>({ sql: SELECT_APPLICATIONS })
     return rows.map((row) => ({ ...row, namespace: Number(row.namespace) }))
-  }
-
-  /** Returns `promise`, running `forget` if it rejects so the failure is not cached. */
-  private remember<T>(promise: Promise<T>, forget: () => void): Promise<T> {
-    promise.catch(forget)
-    return promise
   }
 }
