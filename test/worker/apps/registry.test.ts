@@ -16,13 +16,17 @@ describe('ApplicationRegistry (per-isolate cache)', () => {
   })
   afterAll(() => opened.close())
 
-  /** A handle on the real database whose next statement hangs forever when `stall` is set. */
-  function handle(stall: { next: boolean }): DatabaseHandle {
+  /**
+   * A handle on the real database whose statements first pass through `fault`: it may let a statement run,
+   * hang it forever ('stall'), or fail it ('fail').
+   */
+  function handle(key: string, fault: () => 'run' | 'stall' | 'fail'): DatabaseHandle {
     const inner = opened.driver
     const gate = <T>(run: () => Promise<T>): Promise<T> => {
-      if (!stall.next) return run()
-      stall.next = false
-      return new Promise<T>(() => {})
+      const mode = fault()
+      if (mode === 'stall') return new Promise<T>(() => {})
+      if (mode === 'fail') return Promise.reject(new Error('database unreachable'))
+      return run()
     }
     const db: Driver = {
       name: inner.name,
@@ -31,13 +35,13 @@ describe('ApplicationRegistry (per-isolate cache)', () => {
       execute: (statement) => gate(() => inner.execute(statement)),
       batch: (statements, options) => gate(() => inner.batch(statements, options)),
     }
-    return { db, key: 'd1:registry-test', dedicated: false }
+    return { db, key, dedicated: false }
   }
 
   it('serves a second cold request while the first one is stuck on its read', async () => {
     const registry = new ApplicationRegistry()
-    const stall = { next: true }
-    const main = handle(stall)
+    let stalled = false
+    const main = handle('d1:registry-test', () => (stalled ? 'run' : ((stalled = true), 'stall')))
     void registry.list(main, new Date()) // stalls on its first statement, forever
     const apps = await Promise.race([
       registry.list(main, new Date()),
@@ -52,17 +56,8 @@ describe('ApplicationRegistry (per-isolate cache)', () => {
 
   it('caches nothing from a failed read, so the next call retries', async () => {
     const registry = new ApplicationRegistry()
-    const inner = opened.driver
     let fail = true
-    const db: Driver = {
-      ...inner,
-      name: inner.name,
-      dialect: inner.dialect,
-      version: () => inner.version(),
-      execute: (statement) => (fail ? Promise.reject(new Error('database unreachable')) : inner.execute(statement)),
-      batch: (statements, options) => (fail ? Promise.reject(new Error('database unreachable')) : inner.batch(statements, options)),
-    }
-    const main: DatabaseHandle = { db, key: 'd1:registry-retry', dedicated: false }
+    const main = handle('d1:registry-retry', () => (fail ? 'fail' : 'run'))
     await expect(registry.list(main, new Date())).rejects.toThrow('database unreachable')
     fail = false
     expect((await registry.list(main, new Date())).map((app) => app.id)).toEqual(['default'])
