@@ -27,7 +27,9 @@ export interface Dialect {
   /**
    * `INSERT … <source> ON CONFLICT (conflict) DO UPDATE SET …`. Update expressions refer to the incoming row
    * through `incoming(column)`. A SELECT source must contain a WHERE clause (SQLite's upsert grammar needs
-   * it to tell `ON CONFLICT` from a join constraint; `WHERE 1 = 1` will do).
+   * it to tell `ON CONFLICT` from a join constraint; `WHERE 1 = 1` will do). `onlyIf` (over the existing row,
+   * by table name, and `incoming(…)`) skips the update of rows for which it is false; MySQL, which cannot
+   * say it, skips rows whose values are unchanged by itself.
    */
   upsert(
     table: string,
@@ -35,7 +37,19 @@ export interface Dialect {
     source: string,
     conflict: readonly string[],
     updates: Readonly<Record<string, string>>,
+    onlyIf?: string,
   ): string
+
+  /**
+   * `UPDATE table AS alias SET … ` joined to a row source: `from` is a complete FROM item with its own alias
+   * (a subquery or `jsonRecords`), `on` the join condition. Only rows with a match are updated. Assignment
+   * expressions may read the old row through `alias`; list them so that reading left to right is correct
+   * (MySQL applies SET assignments in order, the others all at once). `from` must not read `table`.
+   */
+  updateFrom(table: string, alias: string, assignments: Readonly<Record<string, string>>, from: string, on: string): string
+
+  /** Null-safe inequality of two expressions (`IS NOT`, `IS DISTINCT FROM`, `NOT (a <=> b)`). */
+  isDistinct(a: string, b: string): string
 
   /** The incoming row's value of `column` inside an upsert's update list. */
   incoming(column: string): string

@@ -15,6 +15,7 @@ export const mysqlDialect: Dialect = {
   // source MySQL also resolves names against the selected columns ("Column 'x' in UPDATE is ambiguous").
   insertIgnore: (table, columns, source, conflict) =>
     `INSERT INTO ${table} (${columns.join(', ')}) ${source} ON DUPLICATE KEY UPDATE ${table}.${conflict[0]} = ${table}.${conflict[0]}`,
+  // `onlyIf` has no MySQL spelling and needs none: InnoDB leaves a row whose values do not change unwritten.
   upsert: (table, columns, source, _conflict, updates) =>
     `INSERT INTO ${table} (${columns.join(', ')}) ${source} ON DUPLICATE KEY UPDATE ` +
     Object.entries(updates)
@@ -22,6 +23,9 @@ export const mysqlDialect: Dialect = {
       .join(', '),
   // VALUES() in ON DUPLICATE KEY UPDATE is deprecated in MySQL 8.0.20 but still the only spelling that
   // both MySQL 8 and MariaDB accept with an INSERT … SELECT source.
+  updateFrom: (table, alias, assignments, from, on) =>
+    `UPDATE ${table} AS ${alias} JOIN ${from} ON ${on} SET ${Object.entries(assignments).map(([column, expression]) => `${alias}.${column} = ${expression}`).join(', ')}`,
+  isDistinct: (a, b) => `NOT (${a} <=> ${b})`,
   incoming: (column) => `VALUES(${column})`,
   least: (a, b) => `LEAST(${a}, ${b})`,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,

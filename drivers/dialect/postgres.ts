@@ -9,11 +9,15 @@ export const postgresDialect: Dialect = {
   compile: toNumberedPlaceholders,
   insertIgnore: (table, columns, source, conflict) =>
     `INSERT INTO ${table} (${columns.join(', ')}) ${source} ON CONFLICT (${conflict.join(', ')}) DO NOTHING`,
-  upsert: (table, columns, source, conflict, updates) =>
+  upsert: (table, columns, source, conflict, updates, onlyIf) =>
     `INSERT INTO ${table} (${columns.join(', ')}) ${source} ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ` +
     Object.entries(updates)
       .map(([column, expression]) => `${column} = ${expression}`)
-      .join(', '),
+      .join(', ') +
+    (onlyIf ? ` WHERE ${onlyIf}` : ''),
+  updateFrom: (table, alias, assignments, from, on) =>
+    `UPDATE ${table} AS ${alias} SET ${Object.entries(assignments).map(([column, expression]) => `${column} = ${expression}`).join(', ')} FROM ${from} WHERE ${on}`,
+  isDistinct: (a, b) => `${a} IS DISTINCT FROM ${b}`,
   incoming: (column) => `EXCLUDED.${column}`,
   least: (a, b) => `LEAST(${a}, ${b})`,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,

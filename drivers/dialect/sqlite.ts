@@ -8,11 +8,15 @@ export const sqliteDialect: Dialect = {
   quote,
   compile: (sql) => sql,
   insertIgnore: (table, columns, source) => `INSERT OR IGNORE INTO ${table} (${columns.join(', ')}) ${source}`,
-  upsert: (table, columns, source, conflict, updates) =>
+  upsert: (table, columns, source, conflict, updates, onlyIf) =>
     `INSERT INTO ${table} (${columns.join(', ')}) ${source} ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ` +
     Object.entries(updates)
       .map(([column, expression]) => `${column} = ${expression}`)
-      .join(', '),
+      .join(', ') +
+    (onlyIf ? ` WHERE ${onlyIf}` : ''),
+  updateFrom: (table, alias, assignments, from, on) =>
+    `UPDATE ${table} AS ${alias} SET ${Object.entries(assignments).map(([column, expression]) => `${column} = ${expression}`).join(', ')} FROM ${from} WHERE ${on}`,
+  isDistinct: (a, b) => `${a} IS NOT ${b}`,
   incoming: (column) => `excluded.${column}`,
   // SQLite's two-argument MIN/MAX are scalar functions, unlike LEAST/GREATEST elsewhere.
   least: (a, b) => `MIN(${a}, ${b})`,

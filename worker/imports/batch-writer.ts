@@ -1,7 +1,8 @@
 import type { AppScope } from '../apps/app-scope.ts'
-import { preparePayloads, type BatchLimits, type BatchPayload } from '../ingest/persist/batch-payload.ts'
+import { batchEnd, eventRow, preparePayloads, rowSize, serialiseBatch, type BatchLimits, type BatchPayload } from '../ingest/persist/batch-payload.ts'
 import type { EventRecord } from '../ingest/persist/event-record.ts'
 import { persistPayloads } from '../ingest/persist/persist-events.ts'
+import { SampleBuffer } from '../ingest/persist/sample-buffer.ts'
 
 /** Where reading resumes: a byte offset, and whether it lies inside an event already stored. */
 export interface Checkpoint {
@@ -13,11 +14,17 @@ export interface Checkpoint {
  * Turns the records of successive chunks of one file into full persistence batches. Records accumulate
  * across chunks and are cut by the same limits as the batches themselves (count and JSON bytes), so every
  * batch but a file's last is full wherever the chunk borders fall — each batch has a fixed cost. Each batch
- * carries the checkpoint just past it: the next buffered record's start, or the chunk's end. Writes are pipelined — a batch is sent without waiting, so the caller parses the next
- * chunk meanwhile — but strictly one at a time, in file order.
+ * carries the checkpoint just past it: the next buffered record's start, or the chunk's end. The run's
+ * latest issue samples are written with its last batch (`SampleBuffer`). Writes are pipelined — a batch is
+ * sent without waiting, so the caller parses the next chunk meanwhile — but strictly one at a time, in file
+ * order.
  */
 export class BatchWriter {
-  private buffer: EventRecord[] = []
+  private records: EventRecord[] = []
+  /** Each buffered record's occurrence row and its size, serialised once when the record arrives. */
+  private rows: string[] = []
+  private sizes: number[] = []
+  private readonly samples: SampleBuffer
   private writing: Promise<unknown> | null = null
   private end: Checkpoint | null = null
   private written: Checkpoint | null = null
@@ -30,26 +37,46 @@ export class BatchWriter {
       readonly limits: BatchLimits
       readonly onBatch: (coveredTo: number) => Promise<void> | void
     },
-  ) {}
+  ) {
+    this.samples = new SampleBuffer(options.limits.maxPendingSampleBytes)
+  }
 
   /** Adds one chunk's records (file order) and where reading resumes after the chunk; writes full batches. */
   async add(records: readonly EventRecord[], end: Checkpoint, now: string): Promise<void> {
-    for (const record of records) this.buffer.push(record)
+    for (const record of records) {
+      const row = eventRow(record)
+      this.records.push(record)
+      this.rows.push(row)
+      this.sizes.push(rowSize(row))
+    }
     this.end = end
-    const payloads = preparePayloads(this.buffer, this.options.limits)
-    // Every batch but the last is full; the last stays buffered to be topped up by the next chunk.
-    if (payloads.length > 1) {
-      this.buffer = [...payloads[payloads.length - 1]!.records]
-      await this.write(payloads.slice(0, -1), { nextOffset: this.buffer[0]!.byteStart, insideEvent: false }, now)
+    const { limits } = this.options
+    const payloads: BatchPayload[] = []
+    let start = 0
+    for (;;) {
+      const stop = batchEnd(this.records, this.sizes, start, limits, this.samples)
+      if (stop >= this.records.length) break // not full yet: topped up by the next chunk
+      payloads.push(...serialiseBatch(this.records.slice(start, stop), this.rows.slice(start, stop), limits, this.samples, false))
+      start = stop
+    }
+    if (start > 0) {
+      this.records.splice(0, start)
+      this.rows.splice(0, start)
+      this.sizes.splice(0, start)
+      const next = this.records[0]
+      await this.write(payloads, next ? { nextOffset: next.byteStart, insideEvent: false } : end, now)
     }
     // Nothing buffered: move the checkpoint now, so a long stretch of filtered-out lines still shows progress.
-    if (this.buffer.length === 0 && this.written?.nextOffset !== end.nextOffset) await this.write([], end, now)
+    if (this.records.length === 0 && this.written?.nextOffset !== end.nextOffset) await this.write([], end, now)
   }
 
-  /** Writes what is buffered with the last chunk's checkpoint, and waits for every write to finish. */
+  /** Writes what is buffered and the run's pending samples with the last chunk's checkpoint, and waits for every write. */
   async flush(now: string): Promise<void> {
-    if (this.end && (this.buffer.length > 0 || this.written?.nextOffset !== this.end.nextOffset)) {
-      await this.write(preparePayloads(this.buffer.splice(0), this.options.limits), this.end, now)
+    if (this.end && (this.records.length > 0 || !this.samples.empty || this.written?.nextOffset !== this.end.nextOffset)) {
+      const records = this.records.splice(0)
+      this.rows = []
+      this.sizes = []
+      await this.write(preparePayloads(records, this.options.limits, this.samples, true), this.end, now)
     }
     await this.settle()
   }

@@ -86,5 +86,7 @@ function deletionSelection(input: DeletionInput): { where: string; args: SqlValu
   if ((date !== '') === (sourceId !== null)) throw new InvalidInputError(DELETION_MESSAGES.scope)
   if (sourceId !== null) return { where: 'source_file_id = ?', args: [sourceId], date: null, sourceId }
   if (!isCalendarDate(date)) throw new InvalidInputError(DELETION_MESSAGES.date)
-  return { where: 'occurred_day = ?', args: [date], date, sourceId: null }
+  // A range on occurred_at (always `YYYY-MM-DD HH:MM:SS`) rides the occurrences_time index; occurred_day has
+  // none since migration 0003.
+  return { where: 'occurred_at >= ? AND occurred_at <= ?', args: [`${date} 00:00:00`, `${date} 23:59:59`], date, sourceId: null }
 }

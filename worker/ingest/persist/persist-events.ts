@@ -21,28 +21,32 @@ export interface PersistOptions {
 
 /**
  * Persists analysed events (in file order) as issues and occurrences (reference §2.6): batches of at most
- * `limits.maxEvents` events and `limits.maxJsonBytes` per JSON parameter, each ONE atomic `db.batch` of
- * eight statements whatever its size. Returns the number of batches written.
+ * `limits.maxEvents` events and `limits.maxJsonBytes` per JSON parameter, each ONE atomic `db.batch`
+ * whatever its size; the issues' latest samples go with the last one. Returns the number of batches written.
  */
 export async function persistEvents(scope: AppScope, records: readonly EventRecord[], options: PersistOptions): Promise<number> {
   return persistPayloads(scope, preparePayloads(records, options.limits ?? DEFAULT_BATCH_LIMITS), options)
 }
 
-/** Writes batches already cut by `preparePayloads`, each with the checkpoint just past it. */
+/** Writes batches already cut by `preparePayloads`/`serialiseBatch`, each with the checkpoint just past it. */
 export async function persistPayloads(scope: AppScope, payloads: readonly BatchPayload[], options: PersistOptions): Promise<number> {
   if (payloads.length === 0) {
     if (options.checkpoint) {
-      const statements = persistStatements(scope, { records: [], eventsJson: '[]', groupsJson: '[]', fingerprintsJson: '[]', firstByte: 0, lastByte: 0 }, options)
-      await scope.db.batch(statements)
+      const empty: BatchPayload = { records: [], eventsJson: '[]', groupsJson: '[]', samplesJson: [], fingerprintsJson: '[]', firstByte: 0, lastByte: 0 }
+      await scope.db.batch(persistStatements(scope, empty, options))
       await options.onBatch?.(options.checkpoint.nextOffset)
     }
     return 0
   }
+  let coveredTo = 0
   for (let i = 0; i < payloads.length; i++) {
-    const next = payloads[i + 1]
+    const payload = payloads[i]!
+    // A batch ends where the next batch holding events starts; the last one (and a samples-only one) at the checkpoint given.
+    const next = payloads.slice(i + 1).find((p) => p.records.length > 0)
     const checkpoint = options.checkpoint && (next ? { nextOffset: next.records[0]!.byteStart, insideEvent: false } : options.checkpoint)
-    await scope.db.batch(persistStatements(scope, payloads[i]!, { ...options, checkpoint }))
-    await options.onBatch?.(checkpoint ? checkpoint.nextOffset : payloads[i]!.records.at(-1)!.byteEnd)
+    await scope.db.batch(persistStatements(scope, payload, { ...options, checkpoint }))
+    coveredTo = checkpoint ? checkpoint.nextOffset : (payload.records.at(-1)?.byteEnd ?? coveredTo)
+    await options.onBatch?.(coveredTo)
   }
   return payloads.length
 }

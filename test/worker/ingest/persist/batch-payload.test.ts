@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { preparePayloads } from '../../../../worker/ingest/persist/batch-payload.ts'
+import { preparePayloads, type BatchLimits } from '../../../../worker/ingest/persist/batch-payload.ts'
+import { SampleBuffer } from '../../../../worker/ingest/persist/sample-buffer.ts'
 import type { EventRecord } from '../../../../worker/ingest/persist/event-record.ts'
 
 const record = (i: number, fingerprint = 'fp', overrides: Partial<EventRecord> = {}): EventRecord => ({
@@ -24,32 +25,76 @@ const record = (i: number, fingerprint = 'fp', overrides: Partial<EventRecord> =
   ...overrides,
 })
 
+const limits = (overrides: Partial<BatchLimits>): BatchLimits => ({ maxEvents: 1000, maxJsonBytes: 800_000, maxPendingSampleBytes: 2_400_000, ...overrides })
+type IssueRow = { fp: string; msg: string; first_ts: string; last_ts: string }
+
 describe('preparePayloads', () => {
-  it('cuts by event count and keeps one issue row per fingerprint: the latest sample, first/last time of the batch', () => {
+  it('cuts by event count; issue rows only where the run has not stored the issue; the latest samples with the last batch', () => {
     const records = Array.from({ length: 25 }, (_, i) => record(i, i % 2 ? 'odd' : 'even'))
-    const payloads = preparePayloads(records, { maxEvents: 10, maxJsonBytes: 800_000 })
-    expect(payloads.map((p) => p.records.length)).toEqual([10, 10, 5])
-    expect(payloads.map((p) => [p.firstByte, p.lastByte])).toEqual([[0, 90], [100, 190], [200, 240]])
-    const groups = JSON.parse(payloads[0]!.groupsJson)
-    expect(groups.map((g: { fp: string; msg: string; first_ts: string; last_ts: string }) => [g.fp, g.msg, g.first_ts, g.last_ts])).toEqual([
+    const payloads = preparePayloads([...records, record(25, 'late')], limits({ maxEvents: 10 }))
+    expect(payloads.map((p) => p.records.length)).toEqual([10, 10, 6])
+    expect(payloads.map((p) => [p.firstByte, p.lastByte])).toEqual([[0, 90], [100, 190], [200, 250]])
+    // The first batch inserts its issues with the batch's latest sample and first/last time.
+    expect(JSON.parse(payloads[0]!.groupsJson).map((g: IssueRow) => [g.fp, g.msg, g.first_ts, g.last_ts])).toEqual([
       ['even', 'm8', '2026-01-01 10:00:00', '2026-01-01 10:00:08'],
       ['odd', 'm9', '2026-01-01 10:00:01', '2026-01-01 10:00:09'],
     ])
+    expect(JSON.parse(payloads[1]!.groupsJson)).toEqual([])
+    // The last batch's sample rows cover its issues, the new one included, so it needs no insert rows.
+    expect(JSON.parse(payloads[2]!.groupsJson)).toEqual([])
+    // Samples wait for the run's last batch, which carries every touched issue's latest event.
+    expect(payloads.slice(0, 2).map((p) => p.samplesJson)).toEqual([[], []])
+    expect(payloads[2]!.samplesJson).toHaveLength(1)
+    expect(JSON.parse(payloads[2]!.samplesJson[0]!).map((g: IssueRow) => [g.fp, g.msg])).toEqual([['even', 'm24'], ['odd', 'm23'], ['late', 'm25']])
     expect(JSON.parse(payloads[0]!.fingerprintsJson)).toEqual([{ fp: 'even' }, { fp: 'odd' }])
+    expect(JSON.parse(payloads[2]!.fingerprintsJson)).toEqual([{ fp: 'even' }, { fp: 'odd' }, { fp: 'late' }])
     expect(JSON.parse(payloads[0]!.eventsJson)[0]).toEqual({ fp: 'even', exact: 'e', hash: 'h0', ts: '2026-01-01 10:00:00', env: 'production', bstart: 0, bend: 10, ctx: null })
+  })
+
+  it('writes pending samples early once they outgrow their limit, and not at all when the run is not final', () => {
+    const samples = new SampleBuffer(2_000)
+    const records = Array.from({ length: 6 }, (_, i) => record(i, `fp${i}`, { message: 'x'.repeat(300) }))
+    const payloads = preparePayloads(records, limits({ maxEvents: 2 }), samples, false)
+    // Each issue row counts ~700 units; the buffer passes 2,000 with the second batch and drains there.
+    expect(payloads.map((p) => p.samplesJson.length)).toEqual([0, 1, 0])
+    expect(JSON.parse(payloads[1]!.samplesJson[0]!).map((g: IssueRow) => g.fp)).toEqual(['fp0', 'fp1', 'fp2', 'fp3'])
+    expect(samples.empty).toBe(false)
+    const [last] = preparePayloads([], limits({}), samples, true)
+    expect(last!.records).toEqual([])
+    expect(JSON.parse(last!.samplesJson[0]!).map((g: IssueRow) => g.fp)).toEqual(['fp4', 'fp5'])
+    expect(samples.empty).toBe(true)
+  })
+
+  it('splits the samples into parameters under the byte limit', () => {
+    const records = Array.from({ length: 30 }, (_, i) => record(i, `fp${i}`, { message: 'é'.repeat(1000) }))
+    const chunks = payloads(records, 10_000).flatMap((p) => p.samplesJson)
+    expect(chunks.length).toBeGreaterThan(2)
+    for (const chunk of chunks) expect(new TextEncoder().encode(chunk).length).toBeLessThanOrEqual(10_000)
+    expect(chunks.flatMap((chunk) => JSON.parse(chunk).map((g: IssueRow) => g.fp))).toEqual(records.map((r) => r.fingerprint))
   })
 
   it('cuts by the byte size of the JSON parameters', () => {
     const records = Array.from({ length: 10 }, (_, i) => record(i, `fp${i}`, { preview: 'é'.repeat(3000) }))
-    const payloads = preparePayloads(records, { maxEvents: 1000, maxJsonBytes: 20_000 })
-    expect(payloads.length).toBeGreaterThan(1)
-    expect(payloads.flatMap((p) => p.records)).toEqual(records)
-    for (const payload of payloads) expect(new TextEncoder().encode(payload.eventsJson).length).toBeLessThanOrEqual(20_000)
+    const cut = payloads(records, 20_000)
+    expect(cut.length).toBeGreaterThan(1)
+    expect(cut.flatMap((p) => p.records)).toEqual(records)
+    for (const payload of cut) {
+      expect(new TextEncoder().encode(payload.eventsJson).length).toBeLessThanOrEqual(20_000)
+      expect(new TextEncoder().encode(payload.groupsJson).length).toBeLessThanOrEqual(20_000)
+    }
   })
 
   it('shortens the sample of a single event too large for one parameter', () => {
-    const [payload] = preparePayloads([record(0, 'fp', { message: '🚀'.repeat(120_000), stack: 'x'.repeat(120_000) })], { maxEvents: 1000, maxJsonBytes: 100_000 })
-    expect(new TextEncoder().encode(payload!.groupsJson).length).toBeLessThanOrEqual(100_000)
-    expect(JSON.parse(payload!.groupsJson)[0].msg.startsWith('🚀🚀')).toBe(true)
+    const huge = record(0, 'fp', { message: '🚀'.repeat(120_000), stack: 'x'.repeat(120_000) })
+    const [first] = preparePayloads([huge], limits({ maxJsonBytes: 100_000 }), undefined, false)
+    expect(new TextEncoder().encode(first!.groupsJson).length).toBeLessThanOrEqual(100_000)
+    expect(JSON.parse(first!.groupsJson)[0].msg.startsWith('🚀🚀')).toBe(true)
+    const [payload] = payloads([huge], 100_000)
+    expect(new TextEncoder().encode(payload!.samplesJson[0]!).length).toBeLessThanOrEqual(100_000)
+    expect(JSON.parse(payload!.samplesJson[0]!)[0].msg.startsWith('🚀🚀')).toBe(true)
   })
 })
+
+function payloads(records: readonly EventRecord[], maxJsonBytes: number) {
+  return preparePayloads(records, limits({ maxJsonBytes }))
+}

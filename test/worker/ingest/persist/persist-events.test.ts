@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseLog } from '../../../../worker/ingest/parse-log.ts'
 import { toEventRecords } from '../../../../worker/ingest/persist/event-record.ts'
+import { DEFAULT_BATCH_LIMITS } from '../../../../worker/ingest/persist/batch-payload.ts'
 import { persistEvents } from '../../../../worker/ingest/persist/persist-events.ts'
 import { REOCCURRED_NOTE } from '../../../../worker/ingest/persist/persist-statements.ts'
 import { TARGETS } from '../../../drivers/driver-targets.ts'
@@ -40,11 +41,14 @@ describe.each(TARGETS)('persistEvents on %s', { timeout: 60_000 }, (target) => {
     const offset = new TextEncoder().encode(laravelLines(1000)).length
     const more = await records(text, offset)
     before = m.opened.roundTrips()
-    const limits = { maxEvents: 1000, maxJsonBytes: 800_000 }
+    const limits = { ...DEFAULT_BATCH_LIMITS, maxEvents: 1000 }
     expect(await persistEvents(m.scope, more, { sourceFileId: fileId, importBatch: 'run-2', now: '2026-02-02 00:00:00', checkpoint: { nextOffset: 2, insideEvent: false }, limits })).toBe(3)
-    expect(m.opened.roundTrips() - before).toBe(target === 'planetscale' ? 30 : 3)
+    // PlanetScale: BEGIN + COMMIT around 8 statements, less the new-issue insert once the run has stored the issue.
+    expect(m.opened.roundTrips() - before).toBe(target === 'planetscale' ? 10 + 9 + 10 : 3)
     const { t } = m.scope
-    expect(await m.rows(`SELECT count, first_seen, last_seen FROM ${t.groups}`)).toEqual([{ count: 3500, first_seen: '2026-02-01 00:00:00', last_seen: '2026-02-01 00:58:19' }])
+    expect(await m.rows(`SELECT count, first_seen, last_seen, sample_message FROM ${t.groups}`)).toEqual([
+      { count: 3500, first_seen: '2026-02-01 00:00:00', last_seen: '2026-02-01 00:58:19', sample_message: 'Order 3499 failed' },
+    ])
     expect(await m.rows(`SELECT next_offset, occurrence_count FROM ${t.fileImports}`)).toEqual([{ next_offset: 2, occurrence_count: 3500 }])
     expect(await m.rows(`SELECT day, count FROM ${t.groupDays}`)).toEqual([{ day: '2026-02-01', count: 3500 }])
   })
@@ -72,5 +76,41 @@ describe.each(TARGETS)('persistEvents on %s', { timeout: 60_000 }, (target) => {
     expect(await m.rows(`SELECT from_status, to_status, note, actor FROM ${t.history}`)).toEqual([
       { from_status: 'fixed', to_status: 'reoccurred', note: REOCCURRED_NOTE, actor: null },
     ])
+  })
+
+  it('ends a run with every touched issue carrying its latest sample, and tag rules applied to it', async () => {
+    const { t } = m.scope
+    await m.scope.db.batch([
+      { sql: `INSERT INTO ${t.tags} (name, name_key, created_at) VALUES ('Refunds', 'refunds', '2026-01-01 00:00:00')` },
+      { sql: `INSERT INTO ${t.tagRules} (tag_id, match_word, enabled, created_at) SELECT id, 'refund', 1, '2026-01-01 00:00:00' FROM ${t.tags}` },
+    ])
+    // Two issues over five one-event batches; only the last event of "Payment" mentions a refund (in its
+    // context, so the title — and the fingerprint — stay the same).
+    const lines = [
+      '[2026-03-01 10:00:00] production.ERROR: Payment 1 declined {"step":"charge"}',
+      '[2026-03-01 10:00:01] production.ERROR: Export 1 stalled',
+      '[2026-03-01 10:00:02] production.ERROR: Payment 2 declined {"step":"charge"}',
+      '[2026-03-01 10:00:03] production.ERROR: Export 2 stalled',
+      '[2026-03-01 10:00:04] production.ERROR: Payment 3 declined {"step":"refund"}',
+    ]
+    const base = 10_000_000
+    const persisted = await persistEvents(m.scope, await records(`${lines.join('\n')}\n`, base), {
+      sourceFileId: fileId,
+      importBatch: 'samples-1',
+      now: '2026-03-02 00:00:00',
+      limits: { ...DEFAULT_BATCH_LIMITS, maxEvents: 1 },
+    })
+    expect(persisted).toBe(5)
+    const issues = await m.rows<{ title: string; count: number; sample_message: string; first_seen: string; last_seen: string }>(
+      `SELECT title, count, sample_message, first_seen, last_seen FROM ${t.groups} WHERE title LIKE 'Payment%' OR title LIKE 'Export%' ORDER BY title`,
+    )
+    expect(issues).toEqual([
+      { title: 'Export 2 stalled', count: 2, sample_message: 'Export 2 stalled', first_seen: '2026-03-01 10:00:01', last_seen: '2026-03-01 10:00:03' },
+      { title: 'Payment 3 declined', count: 3, sample_message: 'Payment 3 declined {"step":"refund"}', first_seen: '2026-03-01 10:00:00', last_seen: '2026-03-01 10:00:04' },
+    ])
+    const tagged = await m.rows<{ title: string; source: string }>(
+      `SELECT g.title, gt.source FROM ${t.groupTags} gt JOIN ${t.groups} g ON g.id = gt.group_id ORDER BY g.title`,
+    )
+    expect(tagged).toEqual([{ title: 'Payment 3 declined', source: 'rule' }])
   })
 })
