@@ -8,6 +8,7 @@ import type {} from './test/setup/global-setup.ts' // the `provide`d context's t
  * Three kinds of tests (see README "Tests"):
  * - `unit`: Node-side tests of pure modules, the drivers against real engines, and the local protocol servers.
  * - `api-<driver>`: the API parity suite (test/api) inside workerd, once per database driver.
+ * - `local`: the real worker under `wrangler dev` with its local Queue, D1 and R2 (test/local).
  * - `dashboard`: the built dashboard in headless Chromium against `wrangler dev` (test/e2e).
  * The global setup starts the local protocol servers for the selected drivers and `provide`s their URLs.
  */
@@ -45,11 +46,12 @@ export default defineConfig({
           ...TIMEOUTS,
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/api/**', 'test/e2e/**', 'node_modules/**'],
+          exclude: ['test/api/**', 'test/e2e/**', 'test/local/**', 'node_modules/**'],
           environment: 'node',
         },
       },
       ...drivers.map(apiProject),
+      { test: { ...TIMEOUTS, name: 'local', include: ['test/local/**/*.test.ts'], environment: 'node' } },
       {
         test: { ...TIMEOUTS, name: 'dashboard', include: ['test/e2e/**/*.test.ts'], environment: 'node', fileParallelism: false },
       },

@@ -1,6 +1,6 @@
 /**
  * `npm test [-- <vitest args>]` — the whole suite: unit tests, the API parity suite inside workerd once per
- * database driver, and the dashboard in headless Chromium.
+ * database driver, the worker under `wrangler dev`, and the dashboard in headless Chromium.
  *
  * D1 and libSQL always run (both are embedded). The Neon and PlanetScale legs need PostgreSQL and
  * MySQL/MariaDB on this machine, and the dashboard leg needs Chromium: when one is missing, that leg is
@@ -32,7 +32,7 @@ async function main(): Promise<number> {
     }
   }
   const drivers = ['d1', 'libsql', ...(postgres ? ['neon'] : []), ...(mysql ? ['planetscale'] : [])]
-  const projects = ['unit', ...drivers.map((driver) => `api-${driver}`), ...(chromium ? ['dashboard'] : [])]
+  const projects = ['unit', ...drivers.map((driver) => `api-${driver}`), 'local', ...(chromium ? ['dashboard'] : [])]
   const args = ['vitest', 'run', ...projects.flatMap((project) => ['--project', project]), ...process.argv.slice(2)]
   console.log(`Running: ${projects.join(', ')}`)
   return new Promise((resolve) => {

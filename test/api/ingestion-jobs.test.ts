@@ -14,12 +14,13 @@ const SMALL_REQUEST = JSON.stringify({ ingestion: { request_budget_bytes: 65_536
 const SMALL_EVERYTHING = JSON.stringify({ ingestion: { request_budget_bytes: 65_536, job_budget_bytes: 65_536 } })
 
 /** A queue binding that records what is sent instead of delivering it (the test delivers by hand). */
-function recordingQueue() {
+function recordingQueue(onSend?: () => Promise<void>) {
   const sent: { body: ImportMessage; delaySeconds?: number }[] = []
   return {
     sent,
     queue: {
       send: async (body: ImportMessage, options?: { delaySeconds?: number }) => {
+        await onSend?.()
         sent.push({ body, delaySeconds: options?.delaySeconds })
       },
       sendBatch: async () => {},
@@ -89,6 +90,32 @@ describe('import-incoming: files larger than one request (docs/ingestion.md "Bac
     expect(job).toMatchObject({ status: 'success', files_done: 1 })
     expect(job.result.events + first.body.events).toBe(lines)
     expect(await occurrenceStats(app)).toEqual({ occurrences: lines, distinct: lines, count: lines, days: lines })
+  })
+
+  it('sends every job message only after releasing the import lock, so no step waits for its own sender', async () => {
+    const app = await createTestApp('job-handover')
+    const db = await appDatabase(app)
+    const key = db.db.dialect.quote('key')
+    const lockHeldAtSend: boolean[] = []
+    const recorder = recordingQueue(async () => {
+      lockHeldAtSend.push(Number(await db.value(`SELECT COUNT(*) FROM ${db.t.settings} WHERE ${key} = 'import.lock'`)) > 0)
+    })
+    const stepEnv = { ...env, SERVICE_CONFIG: SMALL_EVERYTHING, IMPORT_QUEUE: recorder.queue }
+    const lines = 40_000
+    const first = await upload(app, 'big/laravel.log', laravelLines(lines), { env: stepEnv as never })
+    expect(first.status).toBe(202)
+    for (let steps = 0; recorder.sent.length > 0; steps++) {
+      if (steps > 10) throw new Error('job did not finish')
+      const message = recorder.sent.shift()!
+      expect(message.delaySeconds).toBeUndefined()
+      await deliver(message.body, stepEnv)
+    }
+    // The request's message and at least one job step's; none sent under the lock.
+    expect(lockHeldAtSend.length).toBeGreaterThanOrEqual(2)
+    expect(lockHeldAtSend).toEqual(lockHeldAtSend.map(() => false))
+    const job = (await ok(get('import-incoming', { query: { app } }))).data[0]
+    expect(job).toMatchObject({ status: 'success', files_done: 1 })
+    expect(job.result.events + first.body.events).toBe(lines)
   })
 
   it('re-sends a job message with a delay while another run holds the lock', async () => {

@@ -5,13 +5,29 @@ export type { ImportResponse }
 import type { Deps } from '../deps.ts'
 import { toTimestamp } from '../time.ts'
 import { createBudget } from './import-context.ts'
-import { activeJob, createJob, updateJobStatement, type ImportJob, type ImportJobKind } from './import-jobs.ts'
-import type { ImportLock } from './import-lock.ts'
-import { enqueueImport } from './import-message.ts'
-import { NO_QUEUE_MESSAGE } from './import-job.ts'
+import { activeJob, createJob, type ImportJob, type ImportJobKind } from './import-jobs.ts'
+import { withImportLock, type ImportLock } from './import-lock.ts'
+import { sendJobMessage } from './import-message.ts'
 import { presentResult, type ImportResult } from './import-result.ts'
 import { runImport } from './import-run.ts'
 import { createImportContext, finalizeImport } from './import-session.ts'
+
+/** What a request-sized run leaves to do once the lock is released. */
+export interface RequestRun {
+  readonly response: ImportResponse
+  /** A job this run created: its first queue message is sent after the lock is released (`importUnderLock`). */
+  readonly created: ImportJob | null
+}
+
+/**
+ * Runs `work` under the application's import lock (a held lock is the reference's 400) and only then starts
+ * the background job it created. Sending the message while still holding the lock would let the consumer
+ * pick it up, find the lock taken and wait `LOCK_RETRY_SECONDS` for nothing.
+ */
+export async function importUnderLock(deps: Deps, scope: AppScope, work: (lock: ImportLock) => Promise<RequestRun>): Promise<ImportResponse> {
+  const run = await withImportLock(scope, deps.now(), work)
+  return run.created ? { ...run.response, job: await sendJobMessage(deps, scope, run.created) } : run.response
+}
 
 /**
  * One request-sized run under a held lock. When it finishes everything, the import is finalized; when work
@@ -23,16 +39,17 @@ export async function runRequestImport(
   bucket: R2Bucket,
   lock: ImportLock,
   options: { readonly kind: ImportJobKind; readonly scanIncoming: boolean },
-): Promise<ImportResponse> {
+): Promise<RequestRun> {
   const ctx = await createImportContext(deps, scope, bucket, lock)
   const outcome = await runImport(ctx, { scanIncoming: options.scanIncoming, budget: createBudget(ctx.limits.requestBudgetBytes, ctx.limits.requestSeconds) })
   const result = presentResult(ctx.result)
   if (outcome.remainingFiles > 0) {
-    return { ...result, retention: null, job: await continueInBackground(deps, scope, options.kind, { files: outcome.remainingFiles, bytes: outcome.remainingBytes }) }
+    const { job, created } = await openBackgroundJob(deps, scope, options.kind, { files: outcome.remainingFiles, bytes: outcome.remainingBytes })
+    return { response: { ...result, retention: null, job }, created: created ? job : null }
   }
   const retention = await finalizeImport(deps, scope, bucket, options.kind === 'import-incoming')
   await closeOpenJobs(scope, toTimestamp(deps.now()))
-  return { ...result, retention, job: null }
+  return { response: { ...result, retention, job: null }, created: null }
 }
 
 /**
@@ -48,13 +65,15 @@ async function closeOpenJobs(scope: AppScope, now: string): Promise<void> {
 
 export const COMPLETED_ELSEWHERE_MESSAGE = 'Completed by a later import run.'
 
-/** The application's active job, or a new one with its first queue message sent. */
+/** The application's active job, or a new one with its first queue message sent (for callers holding no lock). */
 export async function continueInBackground(deps: Deps, scope: AppScope, kind: ImportJobKind, work: { files: number; bytes: number }): Promise<ImportJob> {
+  const { job, created } = await openBackgroundJob(deps, scope, kind, work)
+  return created ? sendJobMessage(deps, scope, job) : job
+}
+
+/** The application's active job, or a new queued one (`created`) whose first message is still to be sent. */
+async function openBackgroundJob(deps: Deps, scope: AppScope, kind: ImportJobKind, work: { files: number; bytes: number }): Promise<{ job: ImportJob; created: boolean }> {
   const active = await activeJob(scope)
-  if (active) return active
-  const job = await createJob(scope, kind, work, toTimestamp(deps.now()))
-  if (await enqueueImport(deps, { app: scope.app.id, job: job.id })) return job
-  const now = toTimestamp(deps.now())
-  await scope.db.execute(updateJobStatement(scope, job.id, { message: NO_QUEUE_MESSAGE }, now))
-  return { ...job, message: NO_QUEUE_MESSAGE, updated_at: now }
+  if (active) return { job: active, created: false }
+  return { job: await createJob(scope, kind, work, toTimestamp(deps.now())), created: true }
 }

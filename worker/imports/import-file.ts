@@ -11,6 +11,7 @@ import { BatchWriter } from './batch-writer.ts'
 import { budgetExhausted, type Budget, type ImportContext } from './import-context.ts'
 import type { FileState } from './file-state.ts'
 import { readRange } from './log-storage.ts'
+import { yieldToEventLoop } from './yield-to-event-loop.ts'
 
 /** Read size per R2 range request; doubled (up to MAX_CHUNK) while a single event does not fit. */
 export const CHUNK_BYTES = 1024 * 1024
@@ -52,6 +53,7 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
   })
   try {
     while (offset < state.size && !budgetExhausted(budget)) {
+      await yieldToEventLoop()
       const length = Math.min(chunk, state.size - offset)
       const bytes = await readRange(bucket, state.path, offset, length)
       if (bytes === null) throw new OperationalError(ARCHIVE_MISSING_MESSAGE)

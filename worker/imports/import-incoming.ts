@@ -1,9 +1,8 @@
 import type { AppScope } from '../apps/app-scope.ts'
 import type { Deps } from '../deps.ts'
 import { MalformedRequestError } from '../errors.ts'
-import { runRequestImport, type ImportResponse } from './conclude-run.ts'
+import { importUnderLock, runRequestImport, type ImportResponse } from './conclude-run.ts'
 import { reapAndListJobs, type ImportJob } from './import-jobs.ts'
-import { withImportLock } from './import-lock.ts'
 import { incomingPrefix, logBucket } from './log-storage.ts'
 
 /** A log file sent in the request body (`?file=<module>/<name>`), already validated by the handler. */
@@ -21,7 +20,7 @@ export interface Upload {
  */
 export async function importIncoming(deps: Deps, scope: AppScope, upload: Upload | null): Promise<ImportResponse> {
   const bucket = logBucket(deps.env)
-  return withImportLock(scope, deps.now(), async (lock) => {
+  return importUnderLock(deps, scope, async (lock) => {
     if (upload) await storeUpload(bucket, `${incomingPrefix(scope.app.id)}${upload.path}`, upload)
     return runRequestImport(deps, scope, bucket, lock, { kind: 'import-incoming', scanIncoming: true })
   })

@@ -1,10 +1,11 @@
+import type { AppScope } from '../apps/app-scope.ts'
 import { AppError, InvalidInputError } from '../errors.ts'
 import type { Deps } from '../deps.ts'
 import { toTimestamp } from '../time.ts'
 import { createBudget } from './import-context.ts'
-import { readJob, updateJobStatement } from './import-jobs.ts'
-import { acquireImportLock } from './import-lock.ts'
-import { enqueueImport, type ImportMessage } from './import-message.ts'
+import { readJob, updateJobStatement, type ImportJob } from './import-jobs.ts'
+import { acquireImportLock, type ImportLock } from './import-lock.ts'
+import { sendJobMessage, type ImportMessage } from './import-message.ts'
 import { emptyResult, mergeResults, presentResult } from './import-result.ts'
 import { runImport } from './import-run.ts'
 import { createImportContext, finalizeImport } from './import-session.ts'
@@ -12,12 +13,12 @@ import { STORAGE_MISSING_MESSAGE } from './log-storage.ts'
 import { openScope } from './open-scope.ts'
 
 export const JOB_FAILED_MESSAGE = 'The import stopped on an unexpected error; the details are in the server log. Run the import again to resume it.'
-export const NO_QUEUE_MESSAGE = 'No import queue is bound (IMPORT_QUEUE); the cron trigger continues this import.'
 
 /**
  * One step of a background import: under the application's lock, read pending files for one job budget,
- * then either send the next message (work remains) or finalize the import and mark the job done. Progress
- * and the accumulated result are kept on the job's row. Returns `locked` when another run holds the lock.
+ * then either finalize the import and mark the job done, or — once the lock is released — send the job's
+ * next message (work remains). Progress and the accumulated result are kept on the job's row. Returns
+ * `locked` when another run holds the lock.
  */
 export async function runImportJob(deps: Deps, message: ImportMessage): Promise<'done' | 'locked'> {
   let scope
@@ -40,6 +41,22 @@ export async function runImportJob(deps: Deps, message: ImportMessage): Promise<
     await scope.db.execute(updateJobStatement(scope, job.id, {}, stamp())) // still alive: keep the reaper away
     return 'locked'
   }
+  let continues: boolean
+  try {
+    continues = await runJobStep(deps, scope, job, bucket, lock)
+  } finally {
+    await lock.release()
+  }
+  if (continues) await sendJobMessage(deps, scope, job)
+  return 'done'
+}
+
+/**
+ * Reads one job budget under the held lock and records the outcome on the job's row. True when work remains
+ * (the row says `running` until the next message, or the note that no queue is bound, is in place).
+ */
+async function runJobStep(deps: Deps, scope: AppScope, job: ImportJob, bucket: R2Bucket, lock: ImportLock): Promise<boolean> {
+  const stamp = () => toTimestamp(deps.now())
   try {
     await scope.db.execute(updateJobStatement(scope, job.id, { status: 'running', started_at: stamp() }, stamp()))
     const ctx = await createImportContext(deps, scope, bucket, lock, { id: job.id, bytesBefore: job.bytes_done })
@@ -49,24 +66,19 @@ export async function runImportJob(deps: Deps, message: ImportMessage): Promise<
     const bytesDone = job.bytes_done + outcome.bytesRead
     const progress = { bytes_done: bytesDone, files_done: job.files_done + outcome.completedFiles, events: merged.events }
     if (outcome.remainingFiles > 0) {
-      const sent = await enqueueImport(deps, { app: scope.app.id, job: job.id })
-      await scope.db.execute(
-        updateJobStatement(scope, job.id, { ...progress, result: merged, bytes_total: bytesDone + outcome.remainingBytes, status: sent ? 'running' : 'queued', message: sent ? null : NO_QUEUE_MESSAGE }, stamp()),
-      )
-      return 'done'
+      await scope.db.execute(updateJobStatement(scope, job.id, { ...progress, result: merged, bytes_total: bytesDone + outcome.remainingBytes, status: 'running', message: null }, stamp()))
+      return true
     }
     const retention = await finalizeImport(deps, scope, bucket, job.kind === 'import-incoming')
     await scope.db.execute(
       updateJobStatement(scope, job.id, { ...progress, result: { ...merged, retention }, bytes_total: bytesDone, status: 'success', current_file: null, message: null, finished_at: stamp() }, stamp()),
     )
-    return 'done'
+    return false
   } catch (error) {
     if (!(error instanceof AppError)) console.error('loupe: import job failed:', error instanceof Error ? `${error.name}: ${error.message}` : error)
     await scope.db.execute(
       updateJobStatement(scope, job.id, { status: 'failed', message: error instanceof AppError ? error.message : JOB_FAILED_MESSAGE, finished_at: stamp() }, stamp()),
     )
-    return 'done'
-  } finally {
-    await lock.release()
+    return false
   }
 }

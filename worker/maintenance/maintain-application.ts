@@ -1,7 +1,7 @@
 import type { AppScope } from '../apps/app-scope.ts'
 import type { Deps } from '../deps.ts'
 import { continueInBackground } from '../imports/conclude-run.ts'
-import { activeJob, reapStatement } from '../imports/import-jobs.ts'
+import { reapStatement } from '../imports/import-jobs.ts'
 import { runImportJob } from '../imports/import-job.ts'
 import { acquireImportLock } from '../imports/import-lock.ts'
 import { occurrencePolicy, pruneOccurrences } from './occurrence-retention.ts'
@@ -23,7 +23,7 @@ export async function maintainApplication(deps: Deps, scope: AppScope): Promise<
   const pending = pendingResult!.rows[0] ?? {}
   const files = Number(pending.files ?? 0)
   if (files > 0 && deps.env.LOGS) {
-    const job = (await activeJob(scope)) ?? (await continueInBackground(deps, scope, 'resume', { files, bytes: Number(pending.bytes ?? 0) }))
+    const job = await continueInBackground(deps, scope, 'resume', { files, bytes: Number(pending.bytes ?? 0) })
     if (!deps.env.IMPORT_QUEUE) await runImportJob(deps, { app: scope.app.id, job: job.id })
   }
   // Retention deletes: never alongside an import's batches. A busy lock just means next time.

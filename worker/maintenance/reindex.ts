@@ -1,7 +1,6 @@
 import type { AppScope } from '../apps/app-scope.ts'
 import type { Deps } from '../deps.ts'
-import { runRequestImport, type ImportResponse } from '../imports/conclude-run.ts'
-import { withImportLock } from '../imports/import-lock.ts'
+import { importUnderLock, runRequestImport, type ImportResponse } from '../imports/conclude-run.ts'
 import { listObjects, logBucket, processedPrefix } from '../imports/log-storage.ts'
 
 /** Ids per JSON parameter when resetting files (keeps the parameter far below D1's 1 MB string limit). */
@@ -14,7 +13,7 @@ const IDS_PER_STATEMENT = 20_000
  */
 export async function reindex(deps: Deps, scope: AppScope): Promise<ImportResponse> {
   const bucket = logBucket(deps.env)
-  return withImportLock(scope, deps.now(), async (lock) => {
+  return importUnderLock(deps, scope, async (lock) => {
     const { t, db } = scope
     const archived = new Set((await listObjects(bucket, processedPrefix(scope.app.id))).map((object) => object.key))
     const { rows } = await db.execute({ sql: `SELECT s.id, s.path FROM ${t.sourceFiles} s JOIN ${t.fileImports} f ON f.source_file_id = s.id` })
