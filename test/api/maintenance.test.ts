@@ -34,6 +34,10 @@ async function expectRollupsInStep(app: string) {
   expect(await db.rows(`SELECT id, count FROM ${t.groups} WHERE origin = 'ingested' ORDER BY id`)).toEqual(
     await db.rows(`SELECT group_id AS id, COUNT(*) AS count FROM ${t.occurrences} GROUP BY group_id ORDER BY group_id`),
   )
+  // Every occurrence is folded in after an import; a deletion leaves a day it emptied at 0.
+  expect(await db.rows(`SELECT day, severity, count FROM ${t.dailyCounts} WHERE count <> 0 ORDER BY day, severity`)).toEqual(
+    await db.rows(`SELECT occurred_day AS day, severity, COUNT(*) AS count FROM ${t.occurrences} GROUP BY occurred_day, severity ORDER BY occurred_day, severity`),
+  )
 }
 
 /** Two days of "Order N failed" in one file, plus an issue that only happens on the first day. */

@@ -10,6 +10,10 @@ export interface Tables {
   readonly groupDays: string
   /** Which source files an issue has occurrences in (derived from occurrences). */
   readonly groupSources: string
+  /** Occurrences per day and severity, folded in by occurrence id (migration 0004, `daily-counts.ts`). */
+  readonly dailyCounts: string
+  /** How far each id-folded rollup has read (`daily_counts`: the last occurrence id folded in). */
+  readonly rollups: string
   readonly history: string
   readonly tags: string
   readonly tagRules: string
@@ -45,6 +49,8 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       occurrences: q('occurrences'),
       groupDays: q('group_days'),
       groupSources: q('group_sources'),
+      dailyCounts: q('daily_counts'),
+      rollups: q('rollups'),
       history: q('issue_status_history'),
       tags: q('tags'),
       tagRules: q('tag_rules'),

@@ -2,6 +2,7 @@ import { OperationalError } from '../errors.ts'
 import { parseLog } from '../ingest/parse-log.ts'
 import { parserById } from '../ingest/select-parser.ts'
 import type { LogParser } from '../ingest/parsers/parser.ts'
+import { foldDailyCountsStatements } from '../ingest/persist/daily-counts.ts'
 import { deleteOccurrences } from '../ingest/persist/delete-occurrences.ts'
 import { toEventRecords } from '../ingest/persist/event-record.ts'
 import { randomToken } from '../ingest/persist/random-token.ts'
@@ -88,9 +89,11 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
     await writer.settle()
   }
   const done = offset >= state.size
-  // What this run stored in this file: the reference's per-file events (new occurrences) and groups.
+  // What this run stored in this file: the reference's per-file events (new occurrences) and groups. The
+  // summary's day rollup catches up in the same batch.
   const results = await scope.db.batch([
     ...(done ? [{ sql: `UPDATE ${t.sourceFiles} SET last_offset = ?, imported_at = ? WHERE id = ?`, args: [state.size, toTimestamp(ctx.now()), state.id] }] : []),
+    ...foldDailyCountsStatements(scope),
     {
       sql: `SELECT COUNT(*) AS events, COUNT(DISTINCT group_id) AS grps FROM ${t.occurrences} WHERE source_file_id = ? AND byte_start >= ? AND import_batch = ?`,
       args: [state.id, runStart, token],

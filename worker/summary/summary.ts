@@ -13,8 +13,9 @@ const WINDOW_DAYS = 30
 /**
  * The dashboard's overview in ONE statement (one round trip on every driver): each section is a JSON array
  * built by a scalar subquery. Issue figures come from one GROUP BY over issues; day figures from the
- * `group_days` rollup rather than from occurrences, so the cost does not grow with the number of
- * occurrences. Sections are ordered here, because JSON aggregation does not keep order on every engine.
+ * `daily_counts` rollup (occurrences per day and severity, a few rows per day), so their cost does not grow
+ * with the number of occurrences or issues. The 30-day window of `daily_severity` is cut here. Sections are
+ * ordered here, because JSON aggregation does not keep order on every engine.
  */
 export async function getSummary(scope: AppScope, now: Date): Promise<Summary> {
   const { t, db } = scope
@@ -25,13 +26,8 @@ export async function getSummary(scope: AppScope, now: Date): Promise<Summary> {
       `FROM (SELECT severity, status, log_type, COUNT(*) AS groups_count, COALESCE(SUM(count), 0) AS occurrences, MAX(last_seen) AS last_seen
              FROM ${t.groups} GROUP BY severity, status, log_type) x`,
     )} AS breakdown,
-    ${d.jsonArray({ day: 'x.day', count: 'x.count' }, `FROM (SELECT day, SUM(count) AS count FROM ${t.groupDays} GROUP BY day) x`)} AS trend,
-    ${d.jsonArray(
-      { day: 'x.day', severity: 'x.severity', count: 'x.count' },
-      `FROM (SELECT gd.day, g.severity, SUM(gd.count) AS count FROM ${t.groupDays} gd JOIN ${t.groups} g ON g.id = gd.group_id
-             WHERE gd.day >= (SELECT MIN(r.day) FROM (SELECT DISTINCT day FROM ${t.groupDays} ORDER BY day DESC LIMIT ${WINDOW_DAYS}) r)
-             GROUP BY gd.day, g.severity) x`,
-    )} AS daily,
+    ${d.jsonArray({ day: 'x.day', count: 'x.count' }, `FROM (SELECT day, SUM(count) AS count FROM ${t.dailyCounts} WHERE count > 0 GROUP BY day) x`)} AS trend,
+    ${d.jsonArray({ day: 'x.day', severity: 'x.severity', count: 'x.count' }, `FROM (SELECT day, severity, count FROM ${t.dailyCounts} WHERE count > 0) x`)} AS daily,
     ${d.jsonArray(SOURCE_FILE_JSON_FIELDS, `FROM (${sourceFileSelect(scope)} ORDER BY ${SOURCE_FILE_ORDER} LIMIT 12) x`)} AS files,
     ${d.jsonArray(
       { id: 'x.id', name: 'x.name', name_key: 'x.name_key', slug: 'x.slug', color: 'x.color', created_at: 'x.created_at', issue_count: 'x.issue_count' },

@@ -1,7 +1,7 @@
 import type { Migration } from '../migration.ts'
 
 /** InnoDB, utf8mb4, case-insensitive text by default; key columns opt into utf8mb4_bin. */
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci'
+export const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci'
 
 /**
  * Migration 0001 (application), MySQL 8 / MariaDB spelling of the SQLite migration of the same number.

@@ -1,5 +1,6 @@
 import type { SqlValue, Statement } from '../../../drivers/driver.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
+import { unfoldDailyCountsStatement } from './daily-counts.ts'
 import { randomToken } from './random-token.ts'
 
 /**
@@ -22,7 +23,7 @@ export interface DeletedOccurrences {
 /**
  * Deletes occurrences and brings every derived value of the issues and files they belonged to back in step,
  * for those rows only (reference §2.6 `refreshAggregates`, scoped): `group_days` and `group_sources` are
- * rebuilt for the affected issues, `count`/`first_seen`/`last_seen` recomputed, ingested issues left empty
+ * rebuilt for the affected issues, `daily_counts` lowered, `count`/`first_seen`/`last_seen` recomputed, ingested issues left empty
  * deleted, and the affected files' occurrence counts recounted. The affected ids are remembered in
  * `affected_refs` under a fresh token, so everything is ONE atomic batch. `extra` statements (e.g. a
  * checkpoint reset) join the same batch.
@@ -33,8 +34,8 @@ export async function deleteOccurrences(scope: AppScope, selection: OccurrenceSe
   return { occurrences: results[DELETED_INDEX]!.rowsAffected, emptyIssueGroups: results[EMPTY_GROUPS_INDEX]!.rowsAffected }
 }
 
-const DELETED_INDEX = 2
-const EMPTY_GROUPS_INDEX = 8
+const DELETED_INDEX = 3
+const EMPTY_GROUPS_INDEX = 9
 
 export function deleteOccurrencesStatements(scope: AppScope, selection: OccurrenceSelection, token: string): Statement[] {
   const { t, db } = scope
@@ -51,6 +52,7 @@ export function deleteOccurrencesStatements(scope: AppScope, selection: Occurren
       sql: `INSERT INTO ${t.affectedRefs} (token, kind, ref_id) SELECT DISTINCT ${d.castText('?')}, 'f', source_file_id FROM ${t.occurrences} WHERE ${where}`,
       args: [token, ...args],
     },
+    unfoldDailyCountsStatement(scope, selection),
     { sql: `DELETE FROM ${t.occurrences} WHERE ${where}`, args },
     { sql: `DELETE FROM ${t.groupDays} WHERE group_id IN ${affected('g')}`, args: [token] },
     {

@@ -14,6 +14,8 @@ export interface FaultyDriver extends Driver {
 
 export interface MigratedScope {
   readonly scope: AppScope
+  /** The namespace's table prefix (what migrations' `statements(prefix)` take). */
+  readonly prefix: string
   readonly opened: OpenedDriver
   readonly driver: FaultyDriver
   rows<T = Record<string, unknown>>(sql: string, args?: (string | number | null)[]): Promise<T[]>
@@ -52,6 +54,7 @@ export async function migratedScope(target: DriverTarget, label: string): Promis
   const scope: AppScope = { app: { id: label, name: label, namespace: 1, created_at: '2026-01-01 00:00:00' }, db: driver, t: tablesFor(prefix, inner.dialect) }
   return {
     scope,
+    prefix,
     opened,
     driver,
     rows: async (sql, args = []) => (await inner.execute({ sql, args })).rows as never,
