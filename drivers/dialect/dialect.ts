@@ -75,11 +75,12 @@ export interface Dialect {
   jsonArray(fields: Readonly<Record<string, string>>, from: string): string
 
   /**
-   * A row source (usable after FROM, aliased `alias`) that expands one bound JSON parameter — an array of
-   * objects — into typed columns. This is how multi-row writes stay one statement with one parameter,
-   * under D1's 100-bound-parameter limit (wire-protocols.md §3).
+   * A row source (usable after FROM, aliased `alias`) that expands bound JSON parameters — arrays of objects,
+   * `parameters` of them (default one), read as one array — into typed columns. This is how multi-row writes
+   * stay one statement with a few parameters, under D1's 100-bound-parameter limit; several parameters keep
+   * each string under D1's 1 MB limit (wire-protocols.md §3).
    */
-  jsonRecords(columns: Readonly<Record<string, 'text' | 'integer'>>, alias: string): string
+  jsonRecords(columns: Readonly<Record<string, 'text' | 'integer'>>, alias: string, parameters?: number): string
 
   /** `CAST(x AS <text type>)`. */
   castText(expression: string): string

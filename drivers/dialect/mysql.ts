@@ -34,8 +34,9 @@ export const mysqlDialect: Dialect = {
   likeCi: (column, pattern) => `LOWER(${column}) LIKE LOWER(${pattern}) ESCAPE '!'`,
   jsonArray: (fields, from) =>
     `(SELECT COALESCE(JSON_ARRAYAGG(JSON_OBJECT(${pairs(fields)})), JSON_ARRAY()) ${from})`,
-  jsonRecords: (columns, alias) =>
-    `JSON_TABLE(?, '$[*]' COLUMNS (${Object.entries(columns)
+  // Several parameters are one array: JSON_MERGE_PRESERVE concatenates arrays.
+  jsonRecords: (columns, alias, parameters = 1) =>
+    `JSON_TABLE(${parameters === 1 ? '?' : `JSON_MERGE_PRESERVE(${Array.from({ length: parameters }, () => '?').join(', ')})`}, '$[*]' COLUMNS (${Object.entries(columns)
       .map(([name, type]) => `${quote(name)} ${type === 'integer' ? 'BIGINT' : 'LONGTEXT'} PATH '$.${name}'`)
       .join(', ')})) AS ${alias}`,
   castText: (expression) => `CAST(${expression} AS CHAR)`,

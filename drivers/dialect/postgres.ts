@@ -26,8 +26,9 @@ export const postgresDialect: Dialect = {
   likeCi: (column, pattern) => `${column} ILIKE ${pattern} ESCAPE '!'`,
   jsonArray: (fields, from) =>
     `(SELECT COALESCE(json_agg(json_build_object(${pairs(fields)})), '[]'::json) ${from})`,
-  jsonRecords: (columns, alias) =>
-    `jsonb_to_recordset(?::jsonb) AS ${alias}(${Object.entries(columns)
+  // Several parameters are one array: jsonb's || concatenates arrays.
+  jsonRecords: (columns, alias, parameters = 1) =>
+    `jsonb_to_recordset(${Array.from({ length: parameters }, () => '?::jsonb').join(' || ')}) AS ${alias}(${Object.entries(columns)
       .map(([name, type]) => `${quote(name)} ${type === 'integer' ? 'bigint' : 'text'}`)
       .join(', ')})`,
   castText: (expression) => `CAST(${expression} AS TEXT)`,

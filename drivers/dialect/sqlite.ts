@@ -25,10 +25,12 @@ export const sqliteDialect: Dialect = {
   likeCi: (column, pattern) => `${column} LIKE ${pattern} ESCAPE '!'`,
   jsonArray: (fields, from) =>
     `(SELECT json_group_array(json_object(${pairs(fields)})) ${from})`,
-  jsonRecords: (columns, alias) =>
-    `(SELECT ${Object.keys(columns)
+  jsonRecords: (columns, alias, parameters = 1) => {
+    const fields = Object.keys(columns)
       .map((name) => `json_extract(value, '$.${name}') AS ${quote(name)}`)
-      .join(', ')} FROM json_each(?)) AS ${alias}`,
+      .join(', ')
+    return `(${Array.from({ length: parameters }, () => `SELECT ${fields} FROM json_each(?)`).join(' UNION ALL ')}) AS ${alias}`
+  },
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   returningId: '',
   migrationLock: () => undefined,

@@ -127,6 +127,14 @@ describe.each(TARGETS)('driver %s', (target) => {
       expect(rows).toEqual(records)
     })
 
+    it('reads several JSON parameters as one row source (strings kept under D1\'s 1 MB limit)', async () => {
+      const d = db.dialect
+      const parts = [[{ name: 'multi-1', n: 11 }, { name: 'multi-2', n: 12 }], [{ name: 'multi-3', n: 13 }], [{ name: 'multi-4', n: 14 }]]
+      const sql = `SELECT j.name, j.n FROM ${d.jsonRecords({ name: 'text', n: 'integer' }, 'j', 3)} WHERE j.n > ? ORDER BY j.n`
+      const { rows } = await db.execute({ sql, args: [...parts.map((part) => JSON.stringify(part)), 11] })
+      expect(rows).toEqual(parts.flat().slice(1))
+    })
+
     it('aggregates rows into a JSON array, [] when empty', async () => {
       const d = db.dialect
       const sql = `SELECT ${d.jsonArray({ name: 'x.name', n: 'x.n' }, `FROM ${T()} x WHERE x.name LIKE ?`)} AS items`

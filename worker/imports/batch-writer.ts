@@ -56,7 +56,7 @@ export class BatchWriter {
     for (;;) {
       const stop = batchEnd(this.records, this.sizes, start, limits, this.samples)
       if (stop >= this.records.length) break // not full yet: topped up by the next chunk
-      payloads.push(...serialiseBatch(this.records.slice(start, stop), this.rows.slice(start, stop), limits, this.samples, false))
+      payloads.push(...serialiseBatch(this.records.slice(start, stop), this.rows.slice(start, stop), this.sizes.slice(start, stop), limits, this.samples, false))
       start = stop
     }
     if (start > 0) {

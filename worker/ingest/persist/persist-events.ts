@@ -32,7 +32,7 @@ export async function persistEvents(scope: AppScope, records: readonly EventReco
 export async function persistPayloads(scope: AppScope, payloads: readonly BatchPayload[], options: PersistOptions): Promise<number> {
   if (payloads.length === 0) {
     if (options.checkpoint) {
-      const empty: BatchPayload = { records: [], eventsJson: '[]', groupsJson: '[]', samplesJson: [], fingerprintsJson: '[]', firstByte: 0, lastByte: 0 }
+      const empty: BatchPayload = { records: [], eventsJson: [], groupsJson: [], samplesJson: [], fingerprintsJson: '[]', firstByte: 0, lastByte: 0 }
       await scope.db.batch(persistStatements(scope, empty, options))
       await options.onBatch?.(options.checkpoint.nextOffset)
     }

@@ -48,20 +48,21 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
     const events = d.jsonRecords(
       { fp: 'text', exact: 'text', hash: 'text', ts: 'text', env: 'text', bstart: 'integer', bend: 'integer', ctx: 'text' },
       'j',
+      payload.eventsJson.length,
     )
     // 1. NOT EXISTS keeps existing issues out of the insert altogether (SQLite's conflict path builds every
     // index key first: measured 3.5× the cost of the probe); the insert-ignore still covers a concurrent
     // writer on PostgreSQL/MySQL. Count 0: step 4 adds what step 2 really inserted. A batch carrying the
     // run's samples inserts its new issues with them instead (step 1').
-    if (payload.samplesJson.length === 0 && payload.groupsJson !== '[]') {
+    if (payload.samplesJson.length === 0 && payload.groupsJson.length > 0) {
       statements.push({
         sql: d.insertIgnore(
           G,
           ISSUE_INSERT_COLUMNS,
-          `${issueRowsSelect(d)} WHERE NOT EXISTS (SELECT 1 FROM ${G} g WHERE g.fingerprint = j.fp)`,
+          `${issueRowsSelect(d, payload.groupsJson.length)} WHERE NOT EXISTS (SELECT 1 FROM ${G} g WHERE g.fingerprint = j.fp)`,
           ['fingerprint'],
         ),
-        args: [now, payload.groupsJson],
+        args: [now, ...payload.groupsJson],
       })
     }
     statements.push({
@@ -72,7 +73,7 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
          FROM ${events} JOIN ${G} g ON g.fingerprint = j.fp JOIN ${t.sourceFiles} s ON s.id = ? WHERE 1 = 1`,
         ['source_file_id', 'byte_start'],
       ),
-      args: [importBatch, payload.eventsJson, sourceFileId],
+      args: [importBatch, ...payload.eventsJson, sourceFileId],
     })
     statements.push({
       sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
@@ -143,11 +144,12 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
 
 const ISSUE_INSERT_COLUMNS = ['fingerprint', 'severity', 'environment', 'title', 'exception_class', 'source_frame', 'count', 'first_seen', 'last_seen', 'sample_message', 'sample_stack', 'sample_context', 'created_at', 'log_type', 'channel', 'module_id', 'origin', 'kind']
 
-/** `SELECT` of `ISSUE_INSERT_COLUMNS` from the issue rows of a payload (arguments: `now`, the JSON). */
-function issueRowsSelect(d: Dialect): string {
+/** `SELECT` of `ISSUE_INSERT_COLUMNS` from issue rows (arguments: `now`, then `parameters` JSON arrays). */
+function issueRowsSelect(d: Dialect, parameters = 1): string {
   const rows = d.jsonRecords(
     { fp: 'text', sev: 'text', env: 'text', title: 'text', cls: 'text', frame: 'text', first_ts: 'text', last_ts: 'text', msg: 'text', stack: 'text', ctx: 'text', ltype: 'text', channel: 'text', module_id: 'integer' },
     'j',
+    parameters,
   )
   return `SELECT j.fp, j.sev, j.env, j.title, j.cls, j.frame, 0, j.first_ts, j.last_ts, j.msg, j.stack, j.ctx, ${d.castText('?')}, j.ltype, j.channel, j.module_id, 'ingested', 'error'
     FROM ${rows}`
