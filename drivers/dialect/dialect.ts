@@ -82,6 +82,13 @@ export interface Dialect {
    */
   jsonRecords(columns: Readonly<Record<string, 'text' | 'integer'>>, alias: string, parameters?: number): string
 
+  /**
+   * `jsonRecords` for JSON arrays of arrays: each row is `[value, …]` in the order of `columns`. Without the
+   * keys the parameter is smaller and SQLite reads it faster (an import's occurrence rows: measured 6.5 vs
+   * 7.7 ms per 1,000 rows in workerd's D1).
+   */
+  jsonTuples(columns: Readonly<Record<string, 'text' | 'integer'>>, alias: string, parameters?: number): string
+
   /** `CAST(x AS <text type>)`. */
   castText(expression: string): string
 

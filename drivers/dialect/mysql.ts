@@ -39,6 +39,10 @@ export const mysqlDialect: Dialect = {
     `JSON_TABLE(${parameters === 1 ? '?' : `JSON_MERGE_PRESERVE(${Array.from({ length: parameters }, () => '?').join(', ')})`}, '$[*]' COLUMNS (${Object.entries(columns)
       .map(([name, type]) => `${quote(name)} ${type === 'integer' ? 'BIGINT' : 'LONGTEXT'} PATH '$.${name}'`)
       .join(', ')})) AS ${alias}`,
+  jsonTuples: (columns, alias, parameters = 1) =>
+    `JSON_TABLE(${parameters === 1 ? '?' : `JSON_MERGE_PRESERVE(${Array.from({ length: parameters }, () => '?').join(', ')})`}, '$[*]' COLUMNS (${Object.entries(columns)
+      .map(([name, type], index) => `${quote(name)} ${type === 'integer' ? 'BIGINT' : 'LONGTEXT'} PATH '$[${index}]'`)
+      .join(', ')})) AS ${alias}`,
   castText: (expression) => `CAST(${expression} AS CHAR)`,
   returningId: '',
   migrationLock: () => undefined,

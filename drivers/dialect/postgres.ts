@@ -31,6 +31,10 @@ export const postgresDialect: Dialect = {
     `jsonb_to_recordset(${Array.from({ length: parameters }, () => '?::jsonb').join(' || ')}) AS ${alias}(${Object.entries(columns)
       .map(([name, type]) => `${quote(name)} ${type === 'integer' ? 'bigint' : 'text'}`)
       .join(', ')})`,
+  jsonTuples: (columns, alias, parameters = 1) =>
+    `(SELECT ${Object.entries(columns)
+      .map(([name, type], index) => (type === 'integer' ? `(e->>${index})::bigint AS ${quote(name)}` : `e->>${index} AS ${quote(name)}`))
+      .join(', ')} FROM jsonb_array_elements(${Array.from({ length: parameters }, () => '?::jsonb').join(' || ')}) AS e) AS ${alias}`,
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   returningId: ' RETURNING id',
   migrationLock: (key) => `SELECT pg_advisory_xact_lock(${key})`,

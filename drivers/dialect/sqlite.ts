@@ -31,6 +31,12 @@ export const sqliteDialect: Dialect = {
       .join(', ')
     return `(${Array.from({ length: parameters }, () => `SELECT ${fields} FROM json_each(?)`).join(' UNION ALL ')}) AS ${alias}`
   },
+  jsonTuples: (columns, alias, parameters = 1) => {
+    const fields = Object.keys(columns)
+      .map((name, index) => `json_extract(value, '$[${index}]') AS ${quote(name)}`)
+      .join(', ')
+    return `(${Array.from({ length: parameters }, () => `SELECT ${fields} FROM json_each(?)`).join(' UNION ALL ')}) AS ${alias}`
+  },
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   returningId: '',
   migrationLock: () => undefined,

@@ -135,6 +135,17 @@ describe.each(TARGETS)('driver %s', (target) => {
       expect(rows).toEqual(parts.flat().slice(1))
     })
 
+    it('reads JSON arrays of arrays as rows, columns by position, over several parameters', async () => {
+      const d = db.dialect
+      const sql = `SELECT j.name, j.n, j.note FROM ${d.jsonTuples({ name: 'text', n: 'integer', note: 'text' }, 'j', 2)} ORDER BY j.n`
+      const { rows } = await db.execute({ sql, args: [JSON.stringify([['tuple-1', 21, 'é "quoted"'], ['tuple-2', 22, null]]), JSON.stringify([['tuple-3', 9_007_199_254_740_991, 'x'.repeat(3000)]])] })
+      expect(rows).toEqual([
+        { name: 'tuple-1', n: 21, note: 'é "quoted"' },
+        { name: 'tuple-2', n: 22, note: null },
+        { name: 'tuple-3', n: 9_007_199_254_740_991, note: 'x'.repeat(3000) },
+      ])
+    })
+
     it('aggregates rows into a JSON array, [] when empty', async () => {
       const d = db.dialect
       const sql = `SELECT ${d.jsonArray({ name: 'x.name', n: 'x.n' }, `FROM ${T()} x WHERE x.name LIKE ?`)} AS items`

@@ -207,13 +207,16 @@ function shrink(record: EventRecord, maxBytes: number): EventRecord {
   return current
 }
 
+/** The columns of an occurrence row, in the order `eventRow` writes them (read with `dialect.jsonTuples`). */
+export const EVENT_ROW_COLUMNS = { fp: 'text', exact: 'text', hash: 'text', ts: 'text', env: 'text', bstart: 'integer', bend: 'integer', ctx: 'text' } as const
+
 /**
- * One occurrence row of `eventsJson`. Written by hand, not via objects + JSON.stringify: this runs per event.
- * Hashes and times need no escaping. No day or severity: the SQL derives them (substr of the time; the
- * issue's severity, part of its identity).
+ * One occurrence row of `eventsJson`: an array in `EVENT_ROW_COLUMNS` order. Written by hand, not via
+ * JSON.stringify: this runs per event. Hashes and times need no escaping. No day or severity: the SQL derives
+ * them (substr of the time; the issue's severity, part of its identity).
  */
 export function eventRow(r: EventRecord): string {
-  return `{"fp":"${r.fingerprint}","exact":"${r.exact}","hash":"${r.hash}","ts":"${r.occurredAt}","env":${JSON.stringify(r.environment)},"bstart":${r.byteStart},"bend":${r.byteEnd},"ctx":${JSON.stringify(r.preview)}}`
+  return `["${r.fingerprint}","${r.exact}","${r.hash}","${r.occurredAt}",${JSON.stringify(r.environment)},${r.byteStart},${r.byteEnd},${JSON.stringify(r.preview)}]`
 }
 
 /** One issue row: identity and sample of `r`, and the first/last time of the events it stands for. */

@@ -2,7 +2,7 @@ import type { Dialect } from '../../../drivers/index.ts'
 import type { SqlValue, Statement } from '../../../drivers/driver.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { applyTagRules } from '../../tags/tag-rules.ts'
-import type { BatchPayload } from './batch-payload.ts'
+import { EVENT_ROW_COLUMNS, type BatchPayload } from './batch-payload.ts'
 
 /** The history note of the one automatic transition (reference §2.6 step 4). */
 export const REOCCURRED_NOTE = 'A new occurrence was detected during log import.'
@@ -45,11 +45,8 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
   const newArgs: SqlValue[] = [sourceFileId, payload.firstByte, payload.lastByte, importBatch]
   statements.push(...sampleStatements(scope, payload.samplesJson, target))
   if (payload.records.length > 0) {
-    const events = d.jsonRecords(
-      { fp: 'text', exact: 'text', hash: 'text', ts: 'text', env: 'text', bstart: 'integer', bend: 'integer', ctx: 'text' },
-      'j',
-      payload.eventsJson.length,
-    )
+    // Occurrence rows are arrays in EVENT_ROW_COLUMNS order (`eventRow`).
+    const events = d.jsonTuples(EVENT_ROW_COLUMNS, 'j', payload.eventsJson.length)
     // 1. NOT EXISTS keeps existing issues out of the insert altogether (SQLite's conflict path builds every
     // index key first: measured 3.5× the cost of the probe); the insert-ignore still covers a concurrent
     // writer on PostgreSQL/MySQL. Count 0: step 4 adds what step 2 really inserted. A batch carrying the

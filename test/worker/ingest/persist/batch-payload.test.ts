@@ -50,7 +50,7 @@ describe('preparePayloads', () => {
     expect(JSON.parse(payloads[2]!.samplesJson[0]!).map((g: IssueRow) => [g.fp, g.msg])).toEqual([['even', 'm24'], ['odd', 'm23'], ['late', 'm25']])
     expect(JSON.parse(payloads[0]!.fingerprintsJson)).toEqual([{ fp: 'even' }, { fp: 'odd' }])
     expect(JSON.parse(payloads[2]!.fingerprintsJson)).toEqual([{ fp: 'even' }, { fp: 'odd' }, { fp: 'late' }])
-    expect(rowsOf(payloads[0]!.eventsJson)[0]).toEqual({ fp: 'even', exact: 'e', hash: 'h0', ts: '2026-01-01 10:00:00', env: 'production', bstart: 0, bend: 10, ctx: null })
+    expect(rowsOf(payloads[0]!.eventsJson)[0]).toEqual(['even', 'e', 'h0', '2026-01-01 10:00:00', 'production', 0, 10, null])
   })
 
   it('writes pending samples early once they outgrow their limit, and not at all when the run is not final', () => {
@@ -92,7 +92,7 @@ describe('preparePayloads', () => {
     // Each occurrence row is ~6 KB: three fit in a 20,000-byte array, nine in three arrays.
     expect(cut.map((p) => p.records.length)).toEqual([9, 1])
     expect(cut.map((p) => p.eventsJson.length)).toEqual([3, 1])
-    expect(cut.flatMap((p) => rowsOf(p.eventsJson).map((row: { hash: string }) => row.hash))).toEqual(records.map((r) => r.hash))
+    expect(cut.flatMap((p) => rowsOf(p.eventsJson).map((row: unknown[]) => row[2]))).toEqual(records.map((r) => r.hash))
     for (const payload of cut) {
       expect(payload.groupsJson.length).toBeLessThanOrEqual(3)
       for (const json of [...payload.eventsJson, ...payload.groupsJson]) expect(new TextEncoder().encode(json).length).toBeLessThanOrEqual(20_000)
