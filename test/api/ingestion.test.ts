@@ -340,10 +340,10 @@ describe('persistence round trips (design.md §5)', { timeout: 60_000 }, () => {
     // PlanetScale (a request per statement, plus BEGIN and COMMIT): 10 for a run's first batch, 9 for the
     // middle one (the run has stored its issues: no insert), 10 for the last (the samples' upsert).
     expect(perBatch).toBe(DRIVER === 'planetscale' ? (10 + 9 + 10 - 10) / 2 : 1)
-    // The default batch (5,000 events, its rows in several JSON parameters): 6,000 events are two batches,
+    // The default batch (8,000 events, its rows in several JSON parameters): 9,000 events are two batches,
     // one more than 1,000.
-    const six = await upload(app, 'c/six.log', laravelLines(6000))
-    expect(six.body.events).toBe(6000)
-    expect(six.roundTrips - one.roundTrips).toBe(DRIVER === 'planetscale' ? 10 + 10 - 10 : 1)
+    const nine = await upload(app, 'c/nine.log', laravelLines(9000))
+    expect(nine.body.events).toBe(9000)
+    expect(nine.roundTrips - one.roundTrips).toBe(DRIVER === 'planetscale' ? 10 + 10 - 10 : 1)
   })
 })

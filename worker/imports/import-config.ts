@@ -29,7 +29,7 @@ export function importLimits(deps: Pick<Deps, 'config'>): ImportLimits {
   return {
     captureLimit: setting('ingestion.capture_limit', DEFAULT_CAPTURE_LIMIT, 1024, 16 * MiB),
     messageLimit: setting('ingestion.message_limit', DEFAULT_MESSAGE_LIMIT, 100, 1_000_000),
-    batch: { ...DEFAULT_BATCH_LIMITS, maxEvents: setting('ingestion.import_batch_events', DEFAULT_BATCH_LIMITS.maxEvents, 1, 5000) },
+    batch: { ...DEFAULT_BATCH_LIMITS, maxEvents: setting('ingestion.import_batch_events', DEFAULT_BATCH_LIMITS.maxEvents, 1, 10_000) },
     requestBudgetBytes: setting('ingestion.request_budget_bytes', 16 * MiB, 64 * 1024, 1024 * MiB),
     jobBudgetBytes: setting('ingestion.job_budget_bytes', 256 * MiB, 64 * 1024, 16 * 1024 * MiB),
     requestSeconds: 20,
