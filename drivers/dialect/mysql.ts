@@ -3,6 +3,18 @@ import { jsonPairs as pairs, type Dialect } from './dialect.ts'
 const quote = (identifier: string) => `\`${identifier.replaceAll('`', '``')}\``
 
 /**
+ * `JSON_TABLE` over `parameters` JSON arrays (several are concatenated by JSON_MERGE_PRESERVE), each column
+ * read at `path(name, index)`.
+ */
+function jsonTable(columns: Readonly<Record<string, 'text' | 'integer'>>, alias: string, parameters: number, path: (name: string, index: number) => string): string {
+  const source = parameters === 1 ? '?' : `JSON_MERGE_PRESERVE(${Array.from({ length: parameters }, () => '?').join(', ')})`
+  const fields = Object.entries(columns)
+    .map(([name, type], index) => `${quote(name)} ${type === 'integer' ? 'BIGINT' : 'LONGTEXT'} PATH '${path(name, index)}'`)
+    .join(', ')
+  return `JSON_TABLE(${source}, '$[*]' COLUMNS (${fields})) AS ${alias}`
+}
+
+/**
  * MySQL 8 as spoken by PlanetScale (and MariaDB ≥ 10.6 locally). Parameters are interpolated client-side by
  * `@planetscale/database`, so `?` stays as written.
  */
@@ -34,15 +46,8 @@ export const mysqlDialect: Dialect = {
   likeCi: (column, pattern) => `LOWER(${column}) LIKE LOWER(${pattern}) ESCAPE '!'`,
   jsonArray: (fields, from) =>
     `(SELECT COALESCE(JSON_ARRAYAGG(JSON_OBJECT(${pairs(fields)})), JSON_ARRAY()) ${from})`,
-  // Several parameters are one array: JSON_MERGE_PRESERVE concatenates arrays.
-  jsonRecords: (columns, alias, parameters = 1) =>
-    `JSON_TABLE(${parameters === 1 ? '?' : `JSON_MERGE_PRESERVE(${Array.from({ length: parameters }, () => '?').join(', ')})`}, '$[*]' COLUMNS (${Object.entries(columns)
-      .map(([name, type]) => `${quote(name)} ${type === 'integer' ? 'BIGINT' : 'LONGTEXT'} PATH '$.${name}'`)
-      .join(', ')})) AS ${alias}`,
-  jsonTuples: (columns, alias, parameters = 1) =>
-    `JSON_TABLE(${parameters === 1 ? '?' : `JSON_MERGE_PRESERVE(${Array.from({ length: parameters }, () => '?').join(', ')})`}, '$[*]' COLUMNS (${Object.entries(columns)
-      .map(([name, type], index) => `${quote(name)} ${type === 'integer' ? 'BIGINT' : 'LONGTEXT'} PATH '$[${index}]'`)
-      .join(', ')})) AS ${alias}`,
+  jsonRecords: (columns, alias, parameters = 1) => jsonTable(columns, alias, parameters, (name) => `$.${name}`),
+  jsonTuples: (columns, alias, parameters = 1) => jsonTable(columns, alias, parameters, (_name, index) => `$[${index}]`),
   castText: (expression) => `CAST(${expression} AS CHAR)`,
   returningId: '',
   migrationLock: () => undefined,

@@ -2,6 +2,11 @@ import { jsonPairs as pairs, type Dialect } from './dialect.ts'
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`
 
+/** `parameters` bound JSON arrays as one jsonb array (jsonb's || concatenates arrays). */
+function jsonbParameters(parameters: number): string {
+  return Array.from({ length: parameters }, () => '?::jsonb').join(' || ')
+}
+
 /** PostgreSQL, as spoken by Neon's SQL-over-HTTP. */
 export const postgresDialect: Dialect = {
   name: 'postgres',
@@ -26,15 +31,14 @@ export const postgresDialect: Dialect = {
   likeCi: (column, pattern) => `${column} ILIKE ${pattern} ESCAPE '!'`,
   jsonArray: (fields, from) =>
     `(SELECT COALESCE(json_agg(json_build_object(${pairs(fields)})), '[]'::json) ${from})`,
-  // Several parameters are one array: jsonb's || concatenates arrays.
   jsonRecords: (columns, alias, parameters = 1) =>
-    `jsonb_to_recordset(${Array.from({ length: parameters }, () => '?::jsonb').join(' || ')}) AS ${alias}(${Object.entries(columns)
+    `jsonb_to_recordset(${jsonbParameters(parameters)}) AS ${alias}(${Object.entries(columns)
       .map(([name, type]) => `${quote(name)} ${type === 'integer' ? 'bigint' : 'text'}`)
       .join(', ')})`,
   jsonTuples: (columns, alias, parameters = 1) =>
     `(SELECT ${Object.entries(columns)
       .map(([name, type], index) => (type === 'integer' ? `(e->>${index})::bigint AS ${quote(name)}` : `e->>${index} AS ${quote(name)}`))
-      .join(', ')} FROM jsonb_array_elements(${Array.from({ length: parameters }, () => '?::jsonb').join(' || ')}) AS e) AS ${alias}`,
+      .join(', ')} FROM jsonb_array_elements(${jsonbParameters(parameters)}) AS e) AS ${alias}`,
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   returningId: ' RETURNING id',
   migrationLock: (key) => `SELECT pg_advisory_xact_lock(${key})`,

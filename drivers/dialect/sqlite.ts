@@ -2,6 +2,14 @@ import { jsonPairs as pairs, type Dialect } from './dialect.ts'
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`
 
+/** Rows of `parameters` JSON arrays (one `json_each` each, UNION ALL), each column read at `path(name, index)`. */
+function jsonEachRows(columns: Readonly<Record<string, unknown>>, alias: string, parameters: number, path: (name: string, index: number) => string): string {
+  const fields = Object.keys(columns)
+    .map((name, index) => `json_extract(value, '${path(name, index)}') AS ${quote(name)}`)
+    .join(', ')
+  return `(${Array.from({ length: parameters }, () => `SELECT ${fields} FROM json_each(?)`).join(' UNION ALL ')}) AS ${alias}`
+}
+
 /** SQLite, as spoken by D1 and libSQL. */
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -25,18 +33,8 @@ export const sqliteDialect: Dialect = {
   likeCi: (column, pattern) => `${column} LIKE ${pattern} ESCAPE '!'`,
   jsonArray: (fields, from) =>
     `(SELECT json_group_array(json_object(${pairs(fields)})) ${from})`,
-  jsonRecords: (columns, alias, parameters = 1) => {
-    const fields = Object.keys(columns)
-      .map((name) => `json_extract(value, '$.${name}') AS ${quote(name)}`)
-      .join(', ')
-    return `(${Array.from({ length: parameters }, () => `SELECT ${fields} FROM json_each(?)`).join(' UNION ALL ')}) AS ${alias}`
-  },
-  jsonTuples: (columns, alias, parameters = 1) => {
-    const fields = Object.keys(columns)
-      .map((name, index) => `json_extract(value, '$[${index}]') AS ${quote(name)}`)
-      .join(', ')
-    return `(${Array.from({ length: parameters }, () => `SELECT ${fields} FROM json_each(?)`).join(' UNION ALL ')}) AS ${alias}`
-  },
+  jsonRecords: (columns, alias, parameters = 1) => jsonEachRows(columns, alias, parameters, (name) => `$.${name}`),
+  jsonTuples: (columns, alias, parameters = 1) => jsonEachRows(columns, alias, parameters, (_name, index) => `$[${index}]`),
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   returningId: '',
   migrationLock: () => undefined,

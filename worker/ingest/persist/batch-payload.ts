@@ -102,6 +102,11 @@ class ChunkCount {
   private bytes = 0
   constructor(private readonly maxBytes: number) {}
 
+  /** Arrays so far. */
+  get arrays(): number {
+    return this.count
+  }
+
   /** The number of arrays once a row of `size` bytes (its comma included) is added. */
   after(size: number): number {
     if (size === 0) return this.count
@@ -123,8 +128,7 @@ function packRows(rows: readonly string[], sizes: readonly number[], maxBytes: n
   const counter = new ChunkCount(maxBytes)
   let from = 0
   for (let i = 0; i < rows.length; i++) {
-    const before = counter.after(0)
-    if (counter.after(sizes[i]!) > before && i > from) {
+    if (counter.after(sizes[i]!) > counter.arrays && i > from) {
       chunks.push(`[${rows.slice(from, i).join(',')}]`)
       from = i
     }
@@ -241,26 +245,11 @@ function issueRow(r: EventRecord, first = r.occurredAt, last = r.occurredAt): st
 
 /** Issue rows of the latest samples, in JSON arrays of at most `maxBytes` each. */
 function sampleChunks(records: readonly EventRecord[], maxBytes: number): string[] {
-  const chunks: string[] = []
-  let rows: string[] = []
-  let bytes = 2
-  for (const record of records) {
-    let row = issueRow(record)
-    let size = utf8Length(row) + 1
-    if (size + 2 > maxBytes) {
-      row = issueRow(shrink(record, maxBytes))
-      size = utf8Length(row) + 1
-    }
-    if (rows.length > 0 && bytes + size > maxBytes) {
-      chunks.push(`[${rows.join(',')}]`)
-      rows = []
-      bytes = 2
-    }
-    rows.push(row)
-    bytes += size
-  }
-  if (rows.length > 0) chunks.push(`[${rows.join(',')}]`)
-  return chunks
+  const rows = records.map((record) => {
+    const row = issueRow(record)
+    return rowSize(row) + 2 > maxBytes ? issueRow(shrink(record, maxBytes)) : row
+  })
+  return packRows(rows, rows.map(rowSize), maxBytes)
 }
 
 function fingerprintList(fingerprints: Iterable<string>): string {
