@@ -5,7 +5,7 @@
  * `wrangler dev` against a real engine (local protocol servers for libSQL, Neon and PlanetScale).
  */
 import { parseArgs } from 'node:util'
-import { startDatabaseTargets, type DriverTarget } from './database-targets.ts'
+import { perRunDatabaseName, startDatabaseTargets, type DriverTarget } from './database-targets.ts'
 import { isMysqlReachable, isPostgresReachable } from './local-engines.ts'
 import { startWorker } from './worker-process.ts'
 import { send, type Measurement } from './bench/measure.ts'
@@ -21,7 +21,7 @@ async function main() {
   const available: DriverTarget[] = ['d1', 'libsql', ...((await isPostgresReachable()) ? ['neon' as const] : []), ...((await isMysqlReachable()) ? ['planetscale' as const] : [])]
   const drivers = values.drivers ? (values.drivers.split(',') as DriverTarget[]).filter((d) => available.includes(d)) : available
   const count = Number(values.count)
-  const targets = await startDatabaseTargets(drivers, 'loupe_bench')
+  const targets = await startDatabaseTargets(drivers, perRunDatabaseName('loupe_bench'))
   const results = new Map<DriverTarget, Measurement[]>()
   const notes: string[] = []
   try {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { startHranaServer } from './servers/hrana-server.ts'
 import { startNeonServer } from './servers/neon-server.ts'
 import { startPlanetscaleServer } from './servers/planetscale-server.ts'
-import { recreateMysqlDatabase, recreatePostgresDatabase, LOCAL_ENGINES } from './local-engines.ts'
+import { dropMysqlDatabase, dropPostgresDatabase, recreateMysqlDatabase, recreatePostgresDatabase, LOCAL_ENGINES } from './local-engines.ts'
 
 export type DriverTarget = 'd1' | 'libsql' | 'neon' | 'planetscale'
 
@@ -25,12 +25,20 @@ export interface DatabaseTargets {
 }
 
 /**
- * Fresh databases behind local protocol servers, one per selected driver: a temp SQLite file behind the
- * Hrana server, `<database>` (recreated) in PostgreSQL behind the Neon server and in MySQL/MariaDB behind
- * the PlanetScale server. D1 needs nothing: miniflare provides it. `bindings[driver]` is the worker
- * configuration for each.
+ * A database name of its own for one run (`loupe_test_<pid>_<random>`), so two runs on one machine — two
+ * checkouts, or a test run beside a bench — never drop each other's databases.
  */
-export async function startDatabaseTargets(drivers: readonly DriverTarget[], database = 'loupe_test'): Promise<DatabaseTargets> {
+export function perRunDatabaseName(prefix: string): string {
+  return `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+}
+
+/**
+ * Fresh databases behind local protocol servers, one per selected driver: a temp SQLite file behind the
+ * Hrana server, `<database>` (created for this run, dropped by `stop`) in PostgreSQL behind the Neon server
+ * and in MySQL/MariaDB behind the PlanetScale server. D1 needs nothing: miniflare provides it.
+ * `bindings[driver]` is the worker configuration for each.
+ */
+export async function startDatabaseTargets(drivers: readonly DriverTarget[], database = perRunDatabaseName('loupe_test')): Promise<DatabaseTargets> {
   const bindings: Record<string, Record<string, string>> = { d1: {} }
   const connections: { -readonly [K in keyof DriverConnections]: DriverConnections[K] } = {}
   const stops: (() => Promise<void>)[] = []
@@ -59,7 +67,10 @@ export async function startDatabaseTargets(drivers: readonly DriverTarget[], dat
   if (drivers.includes('neon')) {
     await recreatePostgresDatabase(database)
     const server = await startNeonServer()
-    stops.push(() => server.close())
+    stops.push(async () => {
+      await server.close()
+      await dropPostgresDatabase(database)
+    })
     const url = LOCAL_ENGINES.neonConnectionString(database)
     bindings.neon = { DATABASE_DRIVER: 'neon', DATABASE_URL: url, DATABASE_ENDPOINT: server.url }
     connections.neonEndpoint = server.url
@@ -72,7 +83,10 @@ export async function startDatabaseTargets(drivers: readonly DriverTarget[], dat
       username: 'loupe',
       password: 'loupe-local',
     })
-    stops.push(() => server.close())
+    stops.push(async () => {
+      await server.close()
+      await dropMysqlDatabase(database)
+    })
     bindings.planetscale = { DATABASE_DRIVER: 'planetscale', DATABASE_URL: server.url }
     connections.planetscaleUrl = server.url
   }

@@ -33,6 +33,17 @@ export async function recreatePostgresDatabase(database: string): Promise<void> 
   }
 }
 
+/** Drops a PostgreSQL database if it exists (a run's own, at its end). */
+export async function dropPostgresDatabase(database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: `${LOCAL_ENGINES.postgresUrl}/postgres` })
+  await client.connect()
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`)
+  } finally {
+    await client.end()
+  }
+}
+
 /** Creates a PostgreSQL database unless it exists (kept between `npm start` runs). */
 export async function ensurePostgresDatabase(database: string): Promise<void> {
   const client = new pg.Client({ connectionString: `${LOCAL_ENGINES.postgresUrl}/postgres` })
@@ -51,6 +62,16 @@ export async function recreateMysqlDatabase(database: string): Promise<void> {
   try {
     await connection.query(`DROP DATABASE IF EXISTS \`${database}\``)
     await connection.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
+  } finally {
+    await connection.end()
+  }
+}
+
+/** Drops a MySQL database if it exists (a run's own, at its end). */
+export async function dropMysqlDatabase(database: string): Promise<void> {
+  const connection = await mysql.createConnection(LOCAL_ENGINES.mysqlServerUrl)
+  try {
+    await connection.query(`DROP DATABASE IF EXISTS \`${database}\``)
   } finally {
     await connection.end()
   }
