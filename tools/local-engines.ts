@@ -4,11 +4,16 @@ import mysql from 'mysql2/promise'
 /**
  * The local PostgreSQL and MySQL/MariaDB engines the Neon and PlanetScale protocol servers sit in front of.
  * Defaults match the CI machine (PostgreSQL trust auth on 127.0.0.1:5432, MariaDB root without password on
- * 127.0.0.1:3306); `LOUPE_POSTGRES_URL` and `LOUPE_MYSQL_URL` override them (without a database name).
+ * 127.0.0.1:3306); `LOUPE_POSTGRES_URL` and `LOUPE_MYSQL_URL` override them. A database named in their path
+ * (`postgresql://me@db.internal:5433/loupe_dev`) is the one `npm start` uses; tests always make their own.
  */
 export const LOCAL_ENGINES = {
-  postgresUrl: process.env.LOUPE_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432',
-  mysqlServerUrl: process.env.LOUPE_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306',
+  postgresUrl: serverUrl(process.env.LOUPE_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432'),
+  mysqlServerUrl: serverUrl(process.env.LOUPE_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306'),
+  /** The database `npm start --driver neon` uses: the path of `LOUPE_POSTGRES_URL`, else `loupe`. */
+  postgresDatabase: databaseOf(process.env.LOUPE_POSTGRES_URL) ?? 'loupe',
+  /** The database `npm start --driver planetscale` uses: the path of `LOUPE_MYSQL_URL`, else `loupe`. */
+  mysqlDatabase: databaseOf(process.env.LOUPE_MYSQL_URL) ?? 'loupe',
   /** The connection string the Neon client sends; it validates `user:password@host/db`, trust auth ignores the password. */
   neonConnectionString(database: string): string {
     const url = new URL(this.postgresUrl)
@@ -19,6 +24,18 @@ export const LOCAL_ENGINES = {
   mysqlUrl(database: string): string {
     return `${this.mysqlServerUrl}/${database}`
   },
+}
+
+/** The engine's address without a database path (its query string, e.g. sslmode, is dropped too). */
+function serverUrl(raw: string): string {
+  const url = new URL(raw)
+  return `${url.protocol}//${url.username ? `${url.username}${url.password ? `:${url.password}` : ''}@` : ''}${url.host}`
+}
+
+function databaseOf(raw: string | undefined): string | undefined {
+  if (!raw) return undefined
+  const name = decodeURIComponent(new URL(raw).pathname.replace(/^\/+|\/+$/g, ''))
+  return name || undefined
 }
 
 /** Drops and recreates a PostgreSQL database (terminating leftover connections). */

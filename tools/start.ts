@@ -1,16 +1,19 @@
 /**
- * `npm start [-- --driver d1|libsql|neon|planetscale] [--port N]` — runs Loupe locally with `wrangler dev`.
+ * `npm start [-- --driver d1|libsql|neon|planetscale] [--port N] [--no-cron]` — runs Loupe locally with
+ * `wrangler dev`, and fires its cron triggers on schedule (wrangler dev does not).
  *
  * - d1 (default): miniflare's local D1, persisted under `.loupe/wrangler`; nothing else needed.
  * - libsql: starts the local Hrana server over `.loupe/libsql.db`.
- * - neon: starts the local Neon SQL-over-HTTP server in front of PostgreSQL (database `loupe`).
- * - planetscale: starts the local PlanetScale HTTP server in front of MySQL/MariaDB (database `loupe`).
+ * - neon: starts the local Neon SQL-over-HTTP server in front of PostgreSQL (the database named in
+ *   `LOUPE_POSTGRES_URL`, else `loupe`).
+ * - planetscale: starts the local PlanetScale HTTP server in front of MySQL/MariaDB (the database named in
+ *   `LOUPE_MYSQL_URL`, else `loupe`).
  *
  * `PORT` (default 8787), `SERVICE_TOKEN`, `SERVICE_URL`, `SERVICE_SECRET` and `SERVICE_CONFIG` from the
  * environment are passed to the worker through a private env file (never on the command line).
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { ensureDashboardBuilt } from './build-dashboard.ts'
@@ -19,17 +22,25 @@ import { startHranaServer } from './servers/hrana-server.ts'
 import { startNeonServer } from './servers/neon-server.ts'
 import { startPlanetscaleServer } from './servers/planetscale-server.ts'
 import { QUIET_WRANGLER_ENV } from './wrangler-env.ts'
+import { readCronTriggers } from './cron.ts'
+import { startLocalCron } from './local-cron.ts'
 import { writeEnvFile } from './env-file.ts'
 
 const ROOT = new URL('..', import.meta.url).pathname
-const STATE = join(ROOT, '.loupe')
+// LOUPE_STATE_DIR moves the local state elsewhere (the README quick-start test runs `npm start` in a temp dir).
+const STATE = process.env.LOUPE_STATE_DIR || join(ROOT, '.loupe')
 const DRIVERS = ['d1', 'libsql', 'neon', 'planetscale'] as const
 type Driver = (typeof DRIVERS)[number]
 const PASSED_THROUGH = ['SERVICE_TOKEN', 'SERVICE_URL', 'SERVICE_SECRET', 'SERVICE_CONFIG', 'APP_DATABASES'] as const
 
 async function main() {
   const { values } = parseArgs({
-    options: { driver: { type: 'string', default: 'd1' }, port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } },
+    options: {
+      driver: { type: 'string', default: 'd1' },
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'no-cron': { type: 'boolean', default: false },
+    },
   })
   const driver = values.driver as Driver
   if (!DRIVERS.includes(driver)) throw new Error(`--driver must be one of ${DRIVERS.join(', ')}`)
@@ -50,7 +61,12 @@ async function main() {
     ['wrangler', 'dev', '--port', String(port), '--ip', values.host!, '--persist-to', join(STATE, 'wrangler'), '--show-interactive-dev-session=false', ...envFiles],
     { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...QUIET_WRANGLER_ENV } },
   )
+  // wrangler dev never fires cron triggers; do it here so local behaviour matches production (README).
+  const crons = values['no-cron'] ? [] : readCronTriggers(readFileSync(join(ROOT, 'wrangler.toml'), 'utf8'))
+  const stopCron = crons.length ? startLocalCron({ url: `http://${values.host}:${port}`, crons }) : () => {}
+  if (crons.length) console.log(`Cron triggers fire locally on their schedule (UTC): ${crons.join(', ')} — disable with --no-cron`)
   const shutdown = async () => {
+    stopCron()
     wrangler.kill('SIGTERM')
     await stop()
     process.exit(0)
@@ -58,6 +74,7 @@ async function main() {
   process.on('SIGINT', shutdown)
   process.on('SIGTERM', shutdown)
   wrangler.on('exit', async (code) => {
+    stopCron()
     await stop()
     process.exit(code ?? 0)
   })
@@ -72,16 +89,18 @@ async function startDatabase(driver: Driver): Promise<{ vars: Record<string, str
       return { vars: { DATABASE_DRIVER: 'libsql', DATABASE_URL: server.url }, stop: () => server.close() }
     }
     case 'neon': {
-      await ensurePostgresDatabase('loupe')
+      const database = LOCAL_ENGINES.postgresDatabase
+      await ensurePostgresDatabase(database)
       const server = await startNeonServer()
       return {
-        vars: { DATABASE_DRIVER: 'neon', DATABASE_URL: LOCAL_ENGINES.neonConnectionString('loupe'), DATABASE_ENDPOINT: server.url },
+        vars: { DATABASE_DRIVER: 'neon', DATABASE_URL: LOCAL_ENGINES.neonConnectionString(database), DATABASE_ENDPOINT: server.url },
         stop: () => server.close(),
       }
     }
     case 'planetscale': {
-      await ensureMysqlDatabase('loupe')
-      const server = await startPlanetscaleServer({ mysqlUrl: LOCAL_ENGINES.mysqlUrl('loupe'), username: 'loupe', password: 'loupe-local' })
+      const database = LOCAL_ENGINES.mysqlDatabase
+      await ensureMysqlDatabase(database)
+      const server = await startPlanetscaleServer({ mysqlUrl: LOCAL_ENGINES.mysqlUrl(database), username: 'loupe', password: 'loupe-local' })
       return { vars: { DATABASE_DRIVER: 'planetscale', DATABASE_URL: server.url }, stop: () => server.close() }
     }
   }

@@ -63,7 +63,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 }
 
 /** Ends the process group we started (wrangler and its workerd), and only it. */
-async function killGroup(child: ChildProcess): Promise<void> {
+export async function killGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.pid === undefined) return
   const exited = new Promise((resolve) => child.once('exit', resolve))
   try {
@@ -82,7 +82,7 @@ async function killGroup(child: ChildProcess): Promise<void> {
   clearTimeout(timer)
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.unref()

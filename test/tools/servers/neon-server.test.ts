@@ -5,11 +5,13 @@
 import { neon, neonConfig, NeonDbError, type NeonQueryFunction } from '@neondatabase/serverless'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { perRunDatabaseName } from '../../../tools/database-targets.ts'
+import { LOCAL_ENGINES } from '../../../tools/local-engines.ts'
 import { startNeonServer, type RunningServer } from '../../../tools/servers/neon-server.ts'
 
-const DB = 'loupe_neon_server_test'
-const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres'
-const CONNECTION_STRING = `postgresql://postgres:pw@127.0.0.1:5432/${DB}`
+const DB = perRunDatabaseName('loupe_neon_server_test')
+const ADMIN_URL = `${LOCAL_ENGINES.postgresUrl}/postgres`
+const CONNECTION_STRING = LOCAL_ENGINES.neonConnectionString(DB)
 
 let server: RunningServer
 let sql: NeonQueryFunction<false, false>

@@ -6,10 +6,12 @@
 import { connect, DatabaseError, type Connection } from '@planetscale/database'
 import mysql from 'mysql2/promise'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { perRunDatabaseName } from '../../../tools/database-targets.ts'
+import { LOCAL_ENGINES } from '../../../tools/local-engines.ts'
 import { startPlanetscaleServer, type RunningServer } from '../../../tools/servers/planetscale-server.ts'
 
-const MYSQL_ROOT = 'mysql://root@127.0.0.1:3306'
-const DATABASE = 'loupe_ps_server_test'
+const MYSQL_ROOT = LOCAL_ENGINES.mysqlServerUrl
+const DATABASE = perRunDatabaseName('loupe_ps_server_test')
 
 let admin: mysql.Connection
 let server: RunningServer
