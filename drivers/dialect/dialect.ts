@@ -59,13 +59,12 @@ export interface Dialect {
   greatest(a: string, b: string): string
 
   /**
-   * Case-insensitive "haystack contains needle" (both SQL expressions). Case folding follows the engine:
-   * SQLite folds ASCII letters only, PostgreSQL and MySQL fold Unicode.
+   * Case-insensitive "haystack contains needle" (both SQL expressions): a plain substring test, so the
+   * needle is literal (no LIKE wildcards) and of any length (D1 refuses LIKE patterns over 50 bytes,
+   * "LIKE or GLOB pattern too complex"). Case folding follows the engine: SQLite folds ASCII letters only,
+   * PostgreSQL and MySQL fold Unicode.
    */
   containsCi(haystack: string, needle: string): string
-
-  /** Case-insensitive `column LIKE pattern ESCAPE '!'`; build the pattern with `likePattern()`. */
-  likeCi(column: string, pattern: string): string
 
   /**
    * A scalar subquery returning a JSON array of objects: `fields` maps output keys to SQL expressions
@@ -115,11 +114,6 @@ export function jsonPairs(fields: Readonly<Record<string, string>>): string {
   return Object.entries(fields)
     .map(([key, expression]) => `'${key}', ${expression}`)
     .join(', ')
-}
-
-/** Builds a `%…%` LIKE pattern that matches `text` literally, escaping with `!` (see `likeCi`). */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[!%_]/g, (c) => `!${c}`)}%`
 }
 
 /** Reads a JSON column: SQLite and MariaDB return text, PostgreSQL and MySQL 8 may return parsed values. */

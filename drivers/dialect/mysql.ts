@@ -43,7 +43,6 @@ export const mysqlDialect: Dialect = {
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   // Key columns use utf8mb4_bin (case-sensitive), so fold explicitly rather than trusting each collation.
   containsCi: (haystack, needle) => `LOCATE(LOWER(${needle}), LOWER(${haystack})) > 0`,
-  likeCi: (column, pattern) => `LOWER(${column}) LIKE LOWER(${pattern}) ESCAPE '!'`,
   jsonArray: (fields, from) =>
     `(SELECT COALESCE(JSON_ARRAYAGG(JSON_OBJECT(${pairs(fields)})), JSON_ARRAY()) ${from})`,
   jsonRecords: (columns, alias, parameters = 1) => jsonTable(columns, alias, parameters, (name) => `$.${name}`),

@@ -28,7 +28,6 @@ export const postgresDialect: Dialect = {
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   // strpos over lower() rather than ILIKE: the needle is data, not a pattern.
   containsCi: (haystack, needle) => `strpos(lower(${haystack}), lower(${needle}::text)) > 0`,
-  likeCi: (column, pattern) => `${column} ILIKE ${pattern} ESCAPE '!'`,
   jsonArray: (fields, from) =>
     `(SELECT COALESCE(json_agg(json_build_object(${pairs(fields)})), '[]'::json) ${from})`,
   jsonRecords: (columns, alias, parameters = 1) =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Driver } from '../../drivers/index.ts'
 import { DriverError } from '../../drivers/driver-error.ts'
-import { likePattern, parseJson } from '../../drivers/dialect/dialect.ts'
+import { parseJson } from '../../drivers/dialect/dialect.ts'
 import { applyMigrations, readMigrationState } from '../../drivers/migrate.ts'
 import { MIGRATIONS } from '../../drivers/migrations/index.ts'
 import { openDriver, TARGETS, type OpenedDriver } from './driver-targets.ts'
@@ -160,13 +160,21 @@ describe.each(TARGETS)('driver %s', (target) => {
       expect(parseJson(empty.rows[0]!.items, null)).toEqual([])
     })
 
-    it('matches case-insensitively, with LIKE wildcards escaped', async () => {
+    it('matches substrings case-insensitively and literally, needles of any length', async () => {
       const d = db.dialect
-      await db.execute({ sql: `INSERT INTO ${T()} (name, note) VALUES (?, ?), (?, ?)`, args: ['like-1', 'Disk 100% FULL', 'like-2', 'Disk 1000 full'] })
-      const like = await db.execute({ sql: `SELECT name FROM ${T()} WHERE ${d.likeCi('note', '?')} ORDER BY name`, args: [likePattern('100% full')] })
-      expect(like.rows).toEqual([{ name: 'like-1' }])
-      const contains = await db.execute({ sql: `SELECT name FROM ${T()} WHERE ${d.containsCi('note', '?')} ORDER BY name`, args: ['DISK 10'] })
-      expect(contains.rows).toEqual([{ name: 'like-1' }, { name: 'like-2' }])
+      const long = `Disk 100% FULL_ü🚀 ${'x'.repeat(300)}`
+      await db.execute({ sql: `INSERT INTO ${T()} (name, note) VALUES (?, ?), (?, ?), (?, ?)`, args: ['like-1', 'Disk 100% FULL', 'like-2', 'Disk 1000 full', 'like-3', long] })
+      const contains = async (needle: string) =>
+        (await db.execute({ sql: `SELECT name FROM ${T()} WHERE name LIKE 'like-%' AND ${d.containsCi('note', '?')} ORDER BY name`, args: [needle] })).rows.map((row) => row.name)
+      expect(await contains('DISK 10')).toEqual(['like-1', 'like-2', 'like-3'])
+      expect(await contains('100% full')).toEqual(['like-1', 'like-3'])
+      expect(await contains('100_')).toEqual([])
+      expect(await contains('%')).toEqual(['like-1', 'like-3'])
+      expect(await contains('FULL_ü🚀')).toEqual(['like-3'])
+      // Past D1's 50-byte LIKE pattern limit: 51 and 200 characters, and the whole 320-character text.
+      expect(await contains(long.slice(0, 51).toUpperCase().replace('Ü', 'ü'))).toEqual(['like-3'])
+      expect(await contains(long.slice(-200))).toEqual(['like-3'])
+      expect(await contains(long)).toEqual(['like-3'])
     })
 
     it('picks the smaller and larger timestamp text', async () => {
