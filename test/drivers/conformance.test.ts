@@ -48,6 +48,42 @@ describe.each(TARGETS)('driver %s', (target) => {
     expect(rows).toEqual([{ note: text, literal: '?' }])
   })
 
+  describe('NUL and the escape character U+E000 (issue 10: any text the parsers produce is stored as is)', () => {
+    // PostgreSQL text cannot hold U+0000; the neon driver stores it escaped with U+E000 (drivers/neon-text.ts).
+    const NUL_TEXTS = ['a \u0000 b', '\u0000', 'esc \ue000 0 \ue0000 \ue0001 \ue000\u0000 end', 'both \u0000\ue000\u0000', 'JSON-ish "\\u0000" and \\ue000', '\ue000']
+
+    it('round-trips through execute (arguments, results, comparison, length)', async () => {
+      for (const [index, text] of NUL_TEXTS.entries()) {
+        await db.execute({ sql: `INSERT INTO ${T()} (name, note) VALUES (?, ?)`, args: [`nul-exec-${index}`, text] })
+        const { rows } = await db.execute({ sql: `SELECT name, note FROM ${T()} WHERE note = ?`, args: [text] })
+        expect(rows, JSON.stringify(text)).toEqual([{ name: `nul-exec-${index}`, note: text }])
+      }
+      const { rows } = await db.execute({ sql: `SELECT ? AS echoed`, args: ['x\u0000y'] })
+      expect(rows).toEqual([{ echoed: 'x\u0000y' }])
+    })
+
+    it('round-trips through batches, JSON row sources and JSON aggregates', async () => {
+      const d = db.dialect
+      const records = NUL_TEXTS.map((note, index) => ({ name: `nul-json-${index}`, n: index, note }))
+      const source = `SELECT j.name, j.n, j.note FROM ${d.jsonRecords({ name: 'text', n: 'integer', note: 'text' }, 'j', 2)} WHERE 1 = 1`
+      const half = Math.ceil(records.length / 2)
+      const [inserted, tuples, read] = await db.batch([
+        { sql: d.insertIgnore(T(), ['name', 'n', 'note'], source, ['name']), args: [JSON.stringify(records.slice(0, half)), JSON.stringify(records.slice(half))] },
+        { sql: `SELECT j.note FROM ${d.jsonTuples({ note: 'text' }, 'j')} WHERE j.note = ?`, args: [JSON.stringify(NUL_TEXTS.map((note) => [note])), NUL_TEXTS[0]!] },
+        { sql: `SELECT name, note FROM ${T()} WHERE name LIKE 'nul-json-%' ORDER BY n` },
+      ])
+      expect(inserted!.rowsAffected).toBe(records.length)
+      expect(tuples!.rows).toEqual([{ note: NUL_TEXTS[0] }])
+      expect(read!.rows).toEqual(records.map(({ name, note }) => ({ name, note })))
+      const sql = `SELECT ${d.jsonArray({ name: 'x.name', note: 'x.note' }, `FROM ${T()} x WHERE x.name LIKE ?`)} AS items`
+      const { rows } = await db.execute({ sql, args: ['nul-json-%'] })
+      const items = parseJson<{ name: string; note: string }[]>(rows[0]!.items, [])
+      expect(items.sort((a, b) => a.name.localeCompare(b.name))).toEqual(records.map(({ name, note }) => ({ name, note })))
+      const found = await db.execute({ sql: `SELECT name FROM ${T()} WHERE ${d.containsCi('note', '?')} ORDER BY name`, args: ['\u0000\ue000'] })
+      expect(found.rows).toEqual([{ name: 'nul-exec-3' }, { name: 'nul-json-3' }])
+    })
+  })
+
   it('runs a batch atomically: a failing statement undoes the earlier ones', async () => {
     const before = await db.execute({ sql: `SELECT COUNT(*) AS c FROM ${T()}` })
     await expect(
