@@ -101,6 +101,16 @@ export interface Dialect {
    */
   migrationLock(key: number): string | undefined
 
+  /**
+   * A statement that, run in a batch, holds the lock named `key` until the batch commits: `shared` holders
+   * run together, `exclusive` waits for them and excludes them. PostgreSQL needs it where a batch must see
+   * what another committed while it waited (READ COMMITTED takes a new snapshot per statement, so the
+   * statements after the lock see the other batch's work): the tag rules (worker/tags/tag-rules.ts). SQLite
+   * serialises write batches, and MySQL's INSERT … SELECT reads its sources with locking reads, so neither
+   * needs one (undefined).
+   */
+  batchLock(key: number, mode: 'shared' | 'exclusive'): string | undefined
+
   /** DDL of the table that records applied migrations (created before anything else). */
   readonly migrationsTable: string
 

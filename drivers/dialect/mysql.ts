@@ -51,6 +51,7 @@ export const mysqlDialect: Dialect = {
   jsonTuples: (columns, alias, parameters = 1) => jsonTable(columns, alias, parameters, (_name, index) => `$[${index}]`),
   castText: (expression) => `CAST(${expression} AS CHAR)`,
   returningId: '',
+  batchLock: () => undefined,
   migrationLock: () => undefined,
   migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
     scope VARCHAR(64) COLLATE utf8mb4_bin NOT NULL,

@@ -40,6 +40,7 @@ export const postgresDialect: Dialect = {
       .join(', ')} FROM jsonb_array_elements(${jsonbParameters(parameters)}) AS e) AS ${alias}`,
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   returningId: ' RETURNING id',
+  batchLock: (key, mode) => `SELECT ${mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${key})`,
   migrationLock: (key) => `SELECT pg_advisory_xact_lock(${key})`,
   migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
     scope TEXT NOT NULL,

@@ -36,6 +36,7 @@ export const sqliteDialect: Dialect = {
   jsonTuples: (columns, alias, parameters = 1) => jsonEachRows(columns, alias, parameters, (_name, index) => `$[${index}]`),
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   returningId: '',
+  batchLock: () => undefined,
   migrationLock: () => undefined,
   migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
     scope TEXT NOT NULL,
