@@ -1,4 +1,5 @@
-import type { BatchOptions, Driver, QueryResult, RoundTripObserver, SqlValue, Statement } from './driver.ts'
+import type { BatchOptions, Driver, DriverOptions, QueryResult, RoundTripObserver, SqlValue, Statement } from './driver.ts'
+import { withDeadline } from './deadline.ts'
 import { DriverError, type DriverErrorCode } from './driver-error.ts'
 import { sqliteDialect } from './dialect/sqlite.ts'
 
@@ -18,9 +19,11 @@ export interface D1ResultLike {
 
 /**
  * D1, the embedded default. A D1 `batch()` is one atomic round trip (D1 rejects `BEGIN`, so batches are
- * the only transactions); `execute` is one `all()` call.
+ * the only transactions); `execute` is one `all()` call. A binding call cannot be aborted: past the
+ * deadline the call fails with `timeout` while D1 finishes (or not) the statement or batch on its own —
+ * atomically, so nothing is left half-written.
  */
-export function createD1Driver(db: D1Like, onRoundTrip?: RoundTripObserver): Driver {
+export function createD1Driver(db: D1Like, onRoundTrip?: RoundTripObserver, options: DriverOptions = {}): Driver {
   const prepare = (statement: Statement) => {
     const prepared = db.prepare(statement.sql)
     return statement.args?.length ? prepared.bind(...statement.args.map(toD1Value)) : prepared
@@ -36,7 +39,7 @@ export function createD1Driver(db: D1Like, onRoundTrip?: RoundTripObserver): Dri
     async execute<R>(statement: Statement) {
       onRoundTrip?.()
       try {
-        return toResult(await prepare(statement).all()) as QueryResult<R>
+        return toResult(await withDeadline('d1', options.timeoutMs, () => prepare(statement).all())) as QueryResult<R>
       } catch (error) {
         throw toDriverError(error)
       }
@@ -45,7 +48,7 @@ export function createD1Driver(db: D1Like, onRoundTrip?: RoundTripObserver): Dri
       if (statements.length === 0) return []
       onRoundTrip?.()
       try {
-        return (await db.batch(statements.map(prepare))).map(toResult)
+        return (await withDeadline('d1', options.timeoutMs, () => db.batch(statements.map(prepare)))).map(toResult)
       } catch (error) {
         throw toDriverError(error)
       }
@@ -72,6 +75,7 @@ function toD1Value(value: SqlValue): unknown {
 
 /** D1 reports errors as plain Errors whose message carries the SQLite text (e.g. "D1_ERROR: UNIQUE constraint failed"). */
 function toDriverError(error: unknown): DriverError {
+  if (error instanceof DriverError) return error
   const message = error instanceof Error ? error.message : String(error)
   let code: DriverErrorCode = 'unknown'
   if (/constraint failed/i.test(message)) code = 'constraint'

@@ -37,6 +37,15 @@ export interface BatchOptions {
   readonly mode?: 'read' | 'write'
 }
 
+/** How a driver behaves beyond where its database is. */
+export interface DriverOptions {
+  /**
+   * Deadline of each `execute`/`batch`/`version` call in milliseconds (SERVICE_CONFIG `database.timeout_ms`);
+   * past it the call fails with a `timeout` DriverError and its HTTP request is aborted. 0 or absent: none.
+   */
+  readonly timeoutMs?: number
+}
+
 /** Receives one call per network round trip (or binding call, for D1) the driver makes. */
 export type RoundTripObserver = () => void
 

@@ -1,4 +1,4 @@
-import type { Driver, DriverName, RoundTripObserver } from './driver.ts'
+import type { Driver, DriverName, DriverOptions, RoundTripObserver } from './driver.ts'
 import { createD1Driver, type D1Like } from './d1.ts'
 import { createLibsqlDriver } from './libsql.ts'
 import { createNeonDriver } from './neon.ts'
@@ -70,17 +70,20 @@ export function resolveDatabaseTarget(settings: DatabaseSettings): DatabaseTarge
   }
 }
 
-/** Builds the driver for a target; `onRoundTrip` observes every network round trip (the bench counts them). */
-export function createDriver(target: DatabaseTarget, onRoundTrip?: RoundTripObserver): Driver {
+/**
+ * Builds the driver for a target; `onRoundTrip` observes every network round trip (the bench counts them),
+ * `options.timeoutMs` is the deadline of each call.
+ */
+export function createDriver(target: DatabaseTarget, onRoundTrip?: RoundTripObserver, options: DriverOptions = {}): Driver {
   switch (target.driver) {
     case 'd1':
-      return createD1Driver(target.binding, onRoundTrip)
+      return createD1Driver(target.binding, onRoundTrip, options)
     case 'libsql':
-      return createLibsqlDriver({ url: target.url, authToken: target.token }, onRoundTrip)
+      return createLibsqlDriver({ url: target.url, authToken: target.token }, onRoundTrip, options)
     case 'neon':
-      return createNeonDriver({ url: target.url, endpoint: target.endpoint, authToken: target.token }, onRoundTrip)
+      return createNeonDriver({ url: target.url, endpoint: target.endpoint, authToken: target.token }, onRoundTrip, options)
     case 'planetscale':
-      return createPlanetscaleDriver({ url: target.url }, onRoundTrip)
+      return createPlanetscaleDriver({ url: target.url }, onRoundTrip, options)
   }
 }
 
@@ -89,5 +92,5 @@ export function targetKey(target: DatabaseTarget): string {
   return target.driver === 'd1' ? 'd1' : `${target.driver}:${target.url}`
 }
 
-export type { Driver, DriverName } from './driver.ts'
+export type { Driver, DriverName, DriverOptions } from './driver.ts'
 export type { Dialect } from './dialect/dialect.ts'

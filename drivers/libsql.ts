@@ -1,5 +1,6 @@
 import { createClient, type Client, type InValue, type ResultSet } from '@libsql/client/web'
-import { queryVersion, type BatchOptions, type Driver, type QueryResult, type RoundTripObserver, type SqlValue, type Statement } from './driver.ts'
+import { queryVersion, type BatchOptions, type Driver, type DriverOptions, type QueryResult, type RoundTripObserver, type SqlValue, type Statement } from './driver.ts'
+import { withDeadline } from './deadline.ts'
 import { DriverError, isNetworkFailure, type DriverErrorCode } from './driver-error.ts'
 import { sqliteDialect } from './dialect/sqlite.ts'
 
@@ -14,34 +15,40 @@ export interface LibsqlConfig {
 /**
  * libSQL / Turso over Hrana-over-HTTP, with the web build of `@libsql/client` (Web fetch only). The client
  * sends `execute` as one pipeline and `batch` as one pipeline wrapped in BEGIN/COMMIT steps, so each call
- * is one round trip (wire-protocols.md §1.1).
+ * is one round trip (wire-protocols.md §1.1). Under a deadline every HTTP request the client makes is
+ * aborted when its time is up (the client takes no per-call signal; each call is one request), and the
+ * call itself fails with `timeout` then.
  */
-export function createLibsqlDriver(config: LibsqlConfig, onRoundTrip?: RoundTripObserver): Driver {
-  const countingFetch = (input: RequestInfo | URL, init?: RequestInit) => {
+export function createLibsqlDriver(config: LibsqlConfig, onRoundTrip?: RoundTripObserver, options: DriverOptions = {}): Driver {
+  const { timeoutMs } = options
+  const clientFetch = (input: RequestInfo | URL, init?: RequestInit) => {
     onRoundTrip?.()
-    return fetch(input, init)
+    if (!timeoutMs) return fetch(input, init)
+    const deadline = AbortSignal.timeout(timeoutMs)
+    return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline })
   }
-  const client = createClient({ url: config.url, authToken: config.authToken, intMode: 'number', fetch: countingFetch })
-  return createLibsqlDriverFromClient(client)
+  const client = createClient({ url: config.url, authToken: config.authToken, intMode: 'number', fetch: clientFetch })
+  return createLibsqlDriverFromClient(client, options)
 }
 
 /** Wraps an existing client (tests use this to drive the same code from Node). */
-export function createLibsqlDriverFromClient(client: LibsqlLike): Driver {
+export function createLibsqlDriverFromClient(client: LibsqlLike, options: DriverOptions = {}): Driver {
   const driver: Driver = {
     name: 'libsql',
     dialect: sqliteDialect,
     version: () => queryVersion(driver),
     async execute<R>(statement: Statement) {
       try {
-        return toResult(await client.execute(toStatement(statement))) as QueryResult<R>
+        return toResult(await withDeadline('libsql', options.timeoutMs, () => client.execute(toStatement(statement)))) as QueryResult<R>
       } catch (error) {
         throw toDriverError(error)
       }
     },
-    async batch(statements: readonly Statement[], options?: BatchOptions) {
+    async batch(statements: readonly Statement[], batchOptions?: BatchOptions) {
       if (statements.length === 0) return []
       try {
-        const results = await client.batch(statements.map(toStatement), options?.mode === 'read' ? 'read' : 'write')
+        const mode = batchOptions?.mode === 'read' ? 'read' : 'write'
+        const results = await withDeadline('libsql', options.timeoutMs, () => client.batch(statements.map(toStatement), mode))
         return results.map(toResult)
       } catch (error) {
         throw toDriverError(error)
@@ -74,6 +81,7 @@ function toResult(result: ResultSet): QueryResult {
 }
 
 function toDriverError(error: unknown): DriverError {
+  if (error instanceof DriverError) return error
   const native = error as { code?: string; extendedCode?: string; message?: string; statementIndex?: number; cause?: unknown }
   const message = native?.message ?? String(error)
   const code = native?.code ?? ''

@@ -9,7 +9,7 @@ export type MigrationState = Map<string, number>
  * once per isolate so later requests pay nothing for schema checks.
  */
 export async function readMigrationState(db: Driver): Promise<MigrationState> {
-  const lock = db.dialect.migrationLock(lockKey('loupe_migrations'))
+  const lock = db.dialect.migrationLock(advisoryLockKey('loupe_migrations'))
   const statements: Statement[] = [
     ...(lock ? [{ sql: lock }] : []),
     { sql: db.dialect.migrationsTable },
@@ -38,7 +38,7 @@ export async function applyMigrations(
   let version = applied
   for (const migration of migrations) {
     if (migration.version <= version) continue
-    const lock = db.dialect.migrationLock(lockKey(scope))
+    const lock = db.dialect.migrationLock(advisoryLockKey(scope))
     const record = db.dialect.insertIgnore(
       'loupe_migrations',
       ['scope', 'version', 'name', 'applied_at'],
@@ -55,8 +55,8 @@ export async function applyMigrations(
   return version
 }
 
-/** A stable 31-bit key for PostgreSQL advisory locks (FNV-1a of the scope name). */
-function lockKey(scope: string): number {
+/** A stable 31-bit key for PostgreSQL advisory locks (FNV-1a of the name). */
+export function advisoryLockKey(scope: string): number {
   let hash = 0x811c9dc5
   for (let i = 0; i < scope.length; i++) {
     hash ^= scope.charCodeAt(i)

@@ -1,5 +1,6 @@
 import { cast, connect, type Config, type Field } from '@planetscale/database'
-import { queryVersion, toSafeNumber, type BatchOptions, type Driver, type QueryResult, type RoundTripObserver, type SqlValue, type Statement } from './driver.ts'
+import { queryVersion, toSafeNumber, type BatchOptions, type Driver, type DriverOptions, type QueryResult, type RoundTripObserver, type SqlValue, type Statement } from './driver.ts'
+import { fetchWithSignal, withDeadline } from './deadline.ts'
 import { DriverError, isNetworkFailure, type DriverErrorCode } from './driver-error.ts'
 import { mysqlDialect } from './dialect/mysql.ts'
 import { retryOnDeadlock } from './retry.ts'
@@ -18,44 +19,48 @@ const STRING_NUMBER_TYPES = new Set(['INT64', 'UINT64', 'DECIMAL'])
  * session-pinned on the server — and a read batch sends its statements concurrently without a transaction
  * (wire-protocols.md §1.3).
  */
-export function createPlanetscaleDriver(config: PlanetscaleConfig, onRoundTrip?: RoundTripObserver): Driver {
-  const clientConfig: Config = {
+export function createPlanetscaleDriver(config: PlanetscaleConfig, onRoundTrip?: RoundTripObserver, options: DriverOptions = {}): Driver {
+  // A call's requests (a transaction's BEGIN, statements and COMMIT) share the call's deadline signal.
+  const clientConfig = (signal: AbortSignal | undefined): Config => ({
     url: config.url,
     cast: castNumbers,
     fetch: (input, init) => {
       onRoundTrip?.()
-      return fetch(input, init)
+      return fetchWithSignal(signal)(input, init)
     },
-  }
+  })
   // A Connection carries session state from reply to reply, so concurrent statements each get their own.
-  const run = async (statement: Statement, conn = connect(clientConfig)) =>
-    toResult(await conn.execute(statement.sql, toArgs(statement.args)))
+  const run = async (statement: Statement, signal: AbortSignal | undefined) =>
+    toResult(await connect(clientConfig(signal)).execute(statement.sql, toArgs(statement.args)))
   const driver: Driver = {
     name: 'planetscale',
     dialect: mysqlDialect,
     version: () => queryVersion(driver),
     async execute<R>(statement: Statement) {
       try {
-        return (await retryOnDeadlock(() => run(statement), isDeadlock)) as QueryResult<R>
+        return (await withDeadline('planetscale', options.timeoutMs, (signal) => retryOnDeadlock(() => run(statement, signal), isDeadlock))) as QueryResult<R>
       } catch (error) {
         throw toDriverError(error)
       }
     },
-    async batch(statements: readonly Statement[], options?: BatchOptions) {
+    async batch(statements: readonly Statement[], batchOptions?: BatchOptions) {
       if (statements.length === 0) return []
       try {
-        if (options?.mode === 'read') return await Promise.all(statements.map((s) => run(s)))
-        // One statement is atomic on its own: no BEGIN/COMMIT round trips for it.
-        if (statements.length === 1) return [await retryOnDeadlock(() => run(statements[0]!), isDeadlock)]
-        const transaction = () =>
-          connect(clientConfig).transaction(async (tx) => {
-            const results: QueryResult[] = []
-            for (const statement of statements) {
-              results.push(toResult(await tx.execute(statement.sql, toArgs(statement.args))))
-            }
-            return results
-          })
-        return await retryOnDeadlock(transaction, isDeadlock)
+        return await withDeadline('planetscale', options.timeoutMs, async (signal) => {
+          if (batchOptions?.mode === 'read') return await Promise.all(statements.map((s) => run(s, signal)))
+          // One statement is atomic on its own: no BEGIN/COMMIT round trips for it.
+          if (statements.length === 1) return [await retryOnDeadlock(() => run(statements[0]!, signal), isDeadlock)]
+          // An aborted transaction never reaches COMMIT; the server rolls it back when its session idles out.
+          const transaction = () =>
+            connect(clientConfig(signal)).transaction(async (tx) => {
+              const results: QueryResult[] = []
+              for (const statement of statements) {
+                results.push(toResult(await tx.execute(statement.sql, toArgs(statement.args))))
+              }
+              return results
+            })
+          return await retryOnDeadlock(transaction, isDeadlock)
+        })
       } catch (error) {
         throw toDriverError(error)
       }
@@ -94,6 +99,7 @@ function isDeadlock(error: unknown): boolean {
  * failures (DatabaseError status ≥ 500, or an UnknownError for non-JSON bodies).
  */
 function toDriverError(error: unknown): DriverError {
+  if (error instanceof DriverError) return error
   const native = error as { message?: string; status?: number; body?: { code?: string } }
   const message = native?.message ?? String(error)
   const errno = Number(/\(errno (\d+)\)/.exec(message)?.[1] ?? /errno[ =:]+(\d+)/i.exec(message)?.[1] ?? 0)

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { startFaultProxy } from './fault-proxy.ts'
 import { startHranaServer } from './servers/hrana-server.ts'
 import { startNeonServer } from './servers/neon-server.ts'
 import { startPlanetscaleServer } from './servers/planetscale-server.ts'
@@ -16,6 +17,29 @@ export interface DriverConnections {
   readonly planetscaleUrl?: string
   /** Per leg: a spare libSQL database for applications that get their own (APP_DATABASES). */
   readonly dedicatedLibsqlUrls?: Record<string, string>
+  /** The MySQL database behind the PlanetScale server, for Node-side tests that need their own connections. */
+  readonly mysqlUrl?: string
+  /**
+   * Per leg (when neon is selected): two spare PostgreSQL databases, each behind its own local Neon server
+   * that serves only it, for applications given their own Neon database (APP_DATABASES with two targets).
+   */
+  readonly dedicatedNeon?: Record<string, readonly DedicatedNeon[]>
+  /**
+   * Per network leg (libsql, neon, planetscale): the worker configuration of the leg's database reached
+   * through a TCP fault proxy (tools/fault-proxy.ts), and the proxy's control URL. The proxy sits between the
+   * worker and the Hrana server (libsql), or between the local protocol server and PostgreSQL/MySQL.
+   */
+  readonly faultTargets?: Record<string, FaultTarget>
+}
+
+export interface DedicatedNeon {
+  readonly url: string
+  readonly endpoint: string
+}
+
+export interface FaultTarget {
+  readonly bindings: Record<string, string>
+  readonly control: string
 }
 
 export interface DatabaseTargets {
@@ -54,6 +78,13 @@ export async function startDatabaseTargets(drivers: readonly DriverTarget[], dat
     spare[driver] = server.url
   }
   connections.dedicatedLibsqlUrls = spare
+  const faultTargets: Record<string, FaultTarget> = {}
+  connections.faultTargets = faultTargets
+  const faultProxy = async (target: { host: string; port: number }) => {
+    const proxy = await startFaultProxy({ target, control: true })
+    stops.push(() => proxy.close())
+    return proxy
+  }
   if (drivers.includes('libsql')) {
     const dir = mkdtempSync(join(tmpdir(), 'loupe-libsql-'))
     const server = await startHranaServer({ databasePath: join(dir, 'loupe.db') })
@@ -63,6 +94,8 @@ export async function startDatabaseTargets(drivers: readonly DriverTarget[], dat
     })
     bindings.libsql = { DATABASE_DRIVER: 'libsql', DATABASE_URL: server.url }
     connections.libsqlUrl = server.url
+    const proxy = await faultProxy(hostPort(server.url))
+    faultTargets.libsql = { bindings: { DATABASE_DRIVER: 'libsql', DATABASE_URL: `http://${proxy.host}:${proxy.port}` }, control: proxy.controlUrl! }
   }
   if (drivers.includes('neon')) {
     await recreatePostgresDatabase(database)
@@ -75,6 +108,12 @@ export async function startDatabaseTargets(drivers: readonly DriverTarget[], dat
     bindings.neon = { DATABASE_DRIVER: 'neon', DATABASE_URL: url, DATABASE_ENDPOINT: server.url }
     connections.neonEndpoint = server.url
     connections.neonUrl = url
+    const proxy = await faultProxy(hostPort(url))
+    const proxied = new URL(url)
+    proxied.hostname = proxy.host
+    proxied.port = String(proxy.port)
+    faultTargets.neon = { bindings: { DATABASE_DRIVER: 'neon', DATABASE_URL: proxied.toString(), DATABASE_ENDPOINT: server.url }, control: proxy.controlUrl! }
+    connections.dedicatedNeon = await startDedicatedNeon(drivers, database, stops)
   }
   if (drivers.includes('planetscale')) {
     await recreateMysqlDatabase(database)
@@ -89,6 +128,14 @@ export async function startDatabaseTargets(drivers: readonly DriverTarget[], dat
     })
     bindings.planetscale = { DATABASE_DRIVER: 'planetscale', DATABASE_URL: server.url }
     connections.planetscaleUrl = server.url
+    connections.mysqlUrl = LOCAL_ENGINES.mysqlUrl(database)
+    const proxy = await faultProxy(hostPort(LOCAL_ENGINES.mysqlServerUrl, 3306))
+    const proxied = new URL(LOCAL_ENGINES.mysqlUrl(database))
+    proxied.hostname = proxy.host
+    proxied.port = String(proxy.port)
+    const faulty = await startPlanetscaleServer({ mysqlUrl: proxied.toString(), username: 'loupe', password: 'loupe-local' })
+    stops.unshift(() => faulty.close()) // before the proxy and the database go
+    faultTargets.planetscale = { bindings: { DATABASE_DRIVER: 'planetscale', DATABASE_URL: faulty.url }, control: proxy.controlUrl! }
   }
   return {
     bindings,
@@ -97,4 +144,29 @@ export async function startDatabaseTargets(drivers: readonly DriverTarget[], dat
       await Promise.all(stops.map((stop) => stop()))
     },
   }
+}
+
+/** Host and port of a URL (the scheme's default port when it names none). */
+function hostPort(url: string, defaultPort = 5432): { host: string; port: number } {
+  const parsed = new URL(url)
+  const fallback = parsed.protocol === 'http:' ? 80 : defaultPort
+  return { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(parsed.port || fallback) }
+}
+
+/**
+ * Two spare PostgreSQL databases per leg, `<database>_<leg>_a` behind one local Neon server and
+ * `<database>_<leg>_b` behind another, each server serving only its own databases.
+ */
+async function startDedicatedNeon(legs: readonly DriverTarget[], database: string, stops: (() => Promise<void>)[]): Promise<Record<string, readonly DedicatedNeon[]>> {
+  const names = (side: string) => legs.map((leg) => `${database}_${leg}_${side}`)
+  const all = [...names('a'), ...names('b')]
+  await Promise.all(all.map((name) => recreatePostgresDatabase(name)))
+  const servers = await Promise.all(['a', 'b'].map((side) => startNeonServer({ databases: names(side) })))
+  stops.push(async () => {
+    await Promise.all(servers.map((server) => server.close()))
+    await Promise.all(all.map((name) => dropPostgresDatabase(name)))
+  })
+  return Object.fromEntries(
+    legs.map((leg) => [leg, servers.map((server, index) => ({ url: LOCAL_ENGINES.neonConnectionString(`${database}_${leg}_${'ab'[index]}`), endpoint: server.url }))]),
+  )
 }

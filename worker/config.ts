@@ -18,12 +18,19 @@ export interface ServiceConfig {
   readonly maxBodyBytes: number
   /** Whether API responses carry `Server-Timing: db;…` (round trips and time spent in the database). */
   readonly serverTiming: boolean
+  /**
+   * Deadline of every database call (config `database.timeout_ms`): past it the call fails, the request
+   * answers 503 and `health` reports `timeout` (issue 10: a stalled database must not hang requests).
+   */
+  readonly databaseTimeoutMs: number
   /** The parsed `SERVICE_CONFIG` object, for keys read by later features and plugins. */
   readonly settings: Readonly<Record<string, unknown>>
   readonly warnings: readonly string[]
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+/** Ten seconds: well above a healthy call (an 8000-event import batch takes about a second on PlanetScale). */
+export const DEFAULT_DATABASE_TIMEOUT_MS = 10_000
 
 /** Keys `SERVICE_CONFIG` understands; anything else draws a warning (a typo should not go unnoticed). */
 const KNOWN_KEYS = new Set([
@@ -33,6 +40,7 @@ const KNOWN_KEYS = new Set([
   'assignable_users',
   'limits.max_body_bytes',
   'server_timing',
+  'database.timeout_ms',
   'ingestion.capture_limit',
   'ingestion.message_limit',
   'ingestion.import_batch_events',
@@ -79,6 +87,7 @@ export function parseConfig(env: Env): ServiceConfig {
     assignableUsers: parseAssignableUsers(get('assignable_users'), warnings),
     maxBodyBytes: integerSetting(get('limits.max_body_bytes'), 'limits.max_body_bytes', DEFAULT_MAX_BODY_BYTES, 1024, 100 * 1024 * 1024, warnings),
     serverTiming: get('server_timing') !== false,
+    databaseTimeoutMs: integerSetting(get('database.timeout_ms'), 'database.timeout_ms', DEFAULT_DATABASE_TIMEOUT_MS, 100, 300_000, warnings),
     settings,
     warnings,
   }

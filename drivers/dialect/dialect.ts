@@ -59,13 +59,12 @@ export interface Dialect {
   greatest(a: string, b: string): string
 
   /**
-   * Case-insensitive "haystack contains needle" (both SQL expressions). Case folding follows the engine:
-   * SQLite folds ASCII letters only, PostgreSQL and MySQL fold Unicode.
+   * Case-insensitive "haystack contains needle" (both SQL expressions): a plain substring test, so the
+   * needle is literal (no LIKE wildcards) and of any length (D1 refuses LIKE patterns over 50 bytes,
+   * "LIKE or GLOB pattern too complex"). Case folding follows the engine: SQLite folds ASCII letters only,
+   * PostgreSQL and MySQL fold Unicode.
    */
   containsCi(haystack: string, needle: string): string
-
-  /** Case-insensitive `column LIKE pattern ESCAPE '!'`; build the pattern with `likePattern()`. */
-  likeCi(column: string, pattern: string): string
 
   /**
    * A scalar subquery returning a JSON array of objects: `fields` maps output keys to SQL expressions
@@ -102,6 +101,16 @@ export interface Dialect {
    */
   migrationLock(key: number): string | undefined
 
+  /**
+   * A statement that, run in a batch, holds the lock named `key` until the batch commits: `shared` holders
+   * run together, `exclusive` waits for them and excludes them. PostgreSQL needs it where a batch must see
+   * what another committed while it waited (READ COMMITTED takes a new snapshot per statement, so the
+   * statements after the lock see the other batch's work): the tag rules (worker/tags/tag-rules.ts). SQLite
+   * serialises write batches, and MySQL's INSERT … SELECT reads its sources with locking reads, so neither
+   * needs one (undefined).
+   */
+  batchLock(key: number, mode: 'shared' | 'exclusive'): string | undefined
+
   /** DDL of the table that records applied migrations (created before anything else). */
   readonly migrationsTable: string
 
@@ -115,11 +124,6 @@ export function jsonPairs(fields: Readonly<Record<string, string>>): string {
   return Object.entries(fields)
     .map(([key, expression]) => `'${key}', ${expression}`)
     .join(', ')
-}
-
-/** Builds a `%…%` LIKE pattern that matches `text` literally, escaping with `!` (see `likeCi`). */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[!%_]/g, (c) => `!${c}`)}%`
 }
 
 /** Reads a JSON column: SQLite and MariaDB return text, PostgreSQL and MySQL 8 may return parsed values. */

@@ -1,6 +1,7 @@
 import { jsonPairs as pairs, type Dialect } from './dialect.ts'
 
 const quote = (identifier: string) => `\`${identifier.replaceAll('`', '``')}\``
+const binLower = (expression: string) => `CONVERT(LOWER(${expression}) USING utf8mb4) COLLATE utf8mb4_bin`
 
 /**
  * `JSON_TABLE` over `parameters` JSON arrays (several are concatenated by JSON_MERGE_PRESERVE), each column
@@ -41,15 +42,16 @@ export const mysqlDialect: Dialect = {
   incoming: (column) => `VALUES(${column})`,
   least: (a, b) => `LEAST(${a}, ${b})`,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
-  // Key columns use utf8mb4_bin (case-sensitive), so fold explicitly rather than trusting each collation.
-  containsCi: (haystack, needle) => `LOCATE(LOWER(${needle}), LOWER(${haystack})) > 0`,
-  likeCi: (column, pattern) => `LOWER(${column}) LIKE LOWER(${pattern}) ESCAPE '!'`,
+  // Fold case with LOWER(), then compare bytes: the columns' utf8mb4_unicode_ci would also equate accents
+  // (ü = u) and ignore characters it gives no weight (NUL, U+E000), unlike SQLite's and PostgreSQL's tests.
+  containsCi: (haystack, needle) => `LOCATE(${binLower(needle)}, ${binLower(haystack)}) > 0`,
   jsonArray: (fields, from) =>
     `(SELECT COALESCE(JSON_ARRAYAGG(JSON_OBJECT(${pairs(fields)})), JSON_ARRAY()) ${from})`,
   jsonRecords: (columns, alias, parameters = 1) => jsonTable(columns, alias, parameters, (name) => `$.${name}`),
   jsonTuples: (columns, alias, parameters = 1) => jsonTable(columns, alias, parameters, (_name, index) => `$[${index}]`),
   castText: (expression) => `CAST(${expression} AS CHAR)`,
   returningId: '',
+  batchLock: () => undefined,
   migrationLock: () => undefined,
   migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
     scope VARCHAR(64) COLLATE utf8mb4_bin NOT NULL,

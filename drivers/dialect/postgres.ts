@@ -28,7 +28,6 @@ export const postgresDialect: Dialect = {
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   // strpos over lower() rather than ILIKE: the needle is data, not a pattern.
   containsCi: (haystack, needle) => `strpos(lower(${haystack}), lower(${needle}::text)) > 0`,
-  likeCi: (column, pattern) => `${column} ILIKE ${pattern} ESCAPE '!'`,
   jsonArray: (fields, from) =>
     `(SELECT COALESCE(json_agg(json_build_object(${pairs(fields)})), '[]'::json) ${from})`,
   jsonRecords: (columns, alias, parameters = 1) =>
@@ -41,6 +40,7 @@ export const postgresDialect: Dialect = {
       .join(', ')} FROM jsonb_array_elements(${jsonbParameters(parameters)}) AS e) AS ${alias}`,
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   returningId: ' RETURNING id',
+  batchLock: (key, mode) => `SELECT ${mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${key})`,
   migrationLock: (key) => `SELECT pg_advisory_xact_lock(${key})`,
   migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
     scope TEXT NOT NULL,

@@ -30,13 +30,13 @@ export const sqliteDialect: Dialect = {
   least: (a, b) => `MIN(${a}, ${b})`,
   greatest: (a, b) => `MAX(${a}, ${b})`,
   containsCi: (haystack, needle) => `instr(lower(${haystack}), lower(${needle})) > 0`,
-  likeCi: (column, pattern) => `${column} LIKE ${pattern} ESCAPE '!'`,
   jsonArray: (fields, from) =>
     `(SELECT json_group_array(json_object(${pairs(fields)})) ${from})`,
   jsonRecords: (columns, alias, parameters = 1) => jsonEachRows(columns, alias, parameters, (name) => `$.${name}`),
   jsonTuples: (columns, alias, parameters = 1) => jsonEachRows(columns, alias, parameters, (_name, index) => `$[${index}]`),
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   returningId: '',
+  batchLock: () => undefined,
   migrationLock: () => undefined,
   migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
     scope TEXT NOT NULL,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Driver } from '../../drivers/index.ts'
 import { DriverError } from '../../drivers/driver-error.ts'
-import { likePattern, parseJson } from '../../drivers/dialect/dialect.ts'
+import { parseJson } from '../../drivers/dialect/dialect.ts'
 import { applyMigrations, readMigrationState } from '../../drivers/migrate.ts'
 import { MIGRATIONS } from '../../drivers/migrations/index.ts'
 import { openDriver, TARGETS, type OpenedDriver } from './driver-targets.ts'
@@ -46,6 +46,42 @@ describe.each(TARGETS)('driver %s', (target) => {
     await db.execute({ sql: `INSERT INTO ${T()} (name, note) VALUES (?, ?)`, args: ['awkward', text] })
     const { rows } = await db.execute({ sql: `SELECT note, '?' AS literal FROM ${T()} WHERE name = ?`, args: ['awkward'] })
     expect(rows).toEqual([{ note: text, literal: '?' }])
+  })
+
+  describe('NUL and the escape character U+E000 (issue 10: any text the parsers produce is stored as is)', () => {
+    // PostgreSQL text cannot hold U+0000; the neon driver stores it escaped with U+E000 (drivers/neon-text.ts).
+    const NUL_TEXTS = ['a \u0000 b', '\u0000', 'esc \ue000 0 \ue0000 \ue0001 \ue000\u0000 end', 'both \u0000\ue000\u0000', 'JSON-ish "\\u0000" and \\ue000', '\ue000']
+
+    it('round-trips through execute (arguments, results, comparison, length)', async () => {
+      for (const [index, text] of NUL_TEXTS.entries()) {
+        await db.execute({ sql: `INSERT INTO ${T()} (name, note) VALUES (?, ?)`, args: [`nul-exec-${index}`, text] })
+        const { rows } = await db.execute({ sql: `SELECT name, note FROM ${T()} WHERE note = ?`, args: [text] })
+        expect(rows, JSON.stringify(text)).toEqual([{ name: `nul-exec-${index}`, note: text }])
+      }
+      const { rows } = await db.execute({ sql: `SELECT ? AS echoed`, args: ['x\u0000y'] })
+      expect(rows).toEqual([{ echoed: 'x\u0000y' }])
+    })
+
+    it('round-trips through batches, JSON row sources and JSON aggregates', async () => {
+      const d = db.dialect
+      const records = NUL_TEXTS.map((note, index) => ({ name: `nul-json-${index}`, n: index, note }))
+      const source = `SELECT j.name, j.n, j.note FROM ${d.jsonRecords({ name: 'text', n: 'integer', note: 'text' }, 'j', 2)} WHERE 1 = 1`
+      const half = Math.ceil(records.length / 2)
+      const [inserted, tuples, read] = await db.batch([
+        { sql: d.insertIgnore(T(), ['name', 'n', 'note'], source, ['name']), args: [JSON.stringify(records.slice(0, half)), JSON.stringify(records.slice(half))] },
+        { sql: `SELECT j.note FROM ${d.jsonTuples({ note: 'text' }, 'j')} WHERE j.note = ?`, args: [JSON.stringify(NUL_TEXTS.map((note) => [note])), NUL_TEXTS[0]!] },
+        { sql: `SELECT name, note FROM ${T()} WHERE name LIKE 'nul-json-%' ORDER BY n` },
+      ])
+      expect(inserted!.rowsAffected).toBe(records.length)
+      expect(tuples!.rows).toEqual([{ note: NUL_TEXTS[0] }])
+      expect(read!.rows).toEqual(records.map(({ name, note }) => ({ name, note })))
+      const sql = `SELECT ${d.jsonArray({ name: 'x.name', note: 'x.note' }, `FROM ${T()} x WHERE x.name LIKE ?`)} AS items`
+      const { rows } = await db.execute({ sql, args: ['nul-json-%'] })
+      const items = parseJson<{ name: string; note: string }[]>(rows[0]!.items, [])
+      expect(items.sort((a, b) => a.name.localeCompare(b.name))).toEqual(records.map(({ name, note }) => ({ name, note })))
+      const found = await db.execute({ sql: `SELECT name FROM ${T()} WHERE ${d.containsCi('note', '?')} ORDER BY name`, args: ['\u0000\ue000'] })
+      expect(found.rows).toEqual([{ name: 'nul-exec-3' }, { name: 'nul-json-3' }])
+    })
   })
 
   it('runs a batch atomically: a failing statement undoes the earlier ones', async () => {
@@ -160,13 +196,21 @@ describe.each(TARGETS)('driver %s', (target) => {
       expect(parseJson(empty.rows[0]!.items, null)).toEqual([])
     })
 
-    it('matches case-insensitively, with LIKE wildcards escaped', async () => {
+    it('matches substrings case-insensitively and literally, needles of any length', async () => {
       const d = db.dialect
-      await db.execute({ sql: `INSERT INTO ${T()} (name, note) VALUES (?, ?), (?, ?)`, args: ['like-1', 'Disk 100% FULL', 'like-2', 'Disk 1000 full'] })
-      const like = await db.execute({ sql: `SELECT name FROM ${T()} WHERE ${d.likeCi('note', '?')} ORDER BY name`, args: [likePattern('100% full')] })
-      expect(like.rows).toEqual([{ name: 'like-1' }])
-      const contains = await db.execute({ sql: `SELECT name FROM ${T()} WHERE ${d.containsCi('note', '?')} ORDER BY name`, args: ['DISK 10'] })
-      expect(contains.rows).toEqual([{ name: 'like-1' }, { name: 'like-2' }])
+      const long = `Disk 100% FULL_ü🚀 ${'x'.repeat(300)}`
+      await db.execute({ sql: `INSERT INTO ${T()} (name, note) VALUES (?, ?), (?, ?), (?, ?)`, args: ['like-1', 'Disk 100% FULL', 'like-2', 'Disk 1000 full', 'like-3', long] })
+      const contains = async (needle: string) =>
+        (await db.execute({ sql: `SELECT name FROM ${T()} WHERE name LIKE 'like-%' AND ${d.containsCi('note', '?')} ORDER BY name`, args: [needle] })).rows.map((row) => row.name)
+      expect(await contains('DISK 10')).toEqual(['like-1', 'like-2', 'like-3'])
+      expect(await contains('100% full')).toEqual(['like-1', 'like-3'])
+      expect(await contains('100_')).toEqual([])
+      expect(await contains('%')).toEqual(['like-1', 'like-3'])
+      expect(await contains('FULL_ü🚀')).toEqual(['like-3'])
+      // Past D1's 50-byte LIKE pattern limit: 51 and 200 characters, and the whole 320-character text.
+      expect(await contains(long.slice(0, 51).toUpperCase().replace('Ü', 'ü'))).toEqual(['like-3'])
+      expect(await contains(long.slice(-200))).toEqual(['like-3'])
+      expect(await contains(long)).toEqual(['like-3'])
     })
 
     it('picks the smaller and larger timestamp text', async () => {

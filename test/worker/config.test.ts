@@ -4,7 +4,7 @@ import { lookup, parseConfig, readConfig } from '../../worker/config.ts'
 describe('parseConfig', () => {
   it('uses the defaults and warns about a missing token and secret', () => {
     const config = parseConfig({})
-    expect(config).toMatchObject({ token: null, serviceUrl: null, hasSecret: false, pagination: { defaultLimit: 50, maxLimit: 200 }, assignableUsers: [], maxBodyBytes: 1048576, serverTiming: true })
+    expect(config).toMatchObject({ token: null, serviceUrl: null, hasSecret: false, pagination: { defaultLimit: 50, maxLimit: 200 }, assignableUsers: [], maxBodyBytes: 1048576, serverTiming: true, databaseTimeoutMs: 10000 })
     expect(config.warnings).toEqual([
       'No API token is set (SERVICE_TOKEN or auth.token): the API is open to anyone who can reach it.',
       'SERVICE_SECRET is not set: secrets stored by integrations would be kept unencrypted.',
@@ -28,6 +28,13 @@ describe('parseConfig', () => {
     const config = parseConfig({ SERVICE_CONFIG: JSON.stringify({ pagination: { max_limit: 20, default_limit: 30 } }) })
     expect(config.pagination).toEqual({ defaultLimit: 20, maxLimit: 20 })
     expect(config.warnings).toContain('SERVICE_CONFIG pagination.default_limit must be an integer from 1 to 20; using 20.')
+  })
+
+  it('reads the database deadline (database.timeout_ms), 100 ms to 5 minutes', () => {
+    expect(parseConfig({ SERVICE_CONFIG: '{"database":{"timeout_ms":2500}}' }).databaseTimeoutMs).toBe(2500)
+    const bad = parseConfig({ SERVICE_CONFIG: '{"database.timeout_ms":0}' })
+    expect(bad.databaseTimeoutMs).toBe(10000)
+    expect(bad.warnings).toContain('SERVICE_CONFIG database.timeout_ms must be an integer from 100 to 300000; using 10000.')
   })
 
   it('keeps valid assignable users (ids as strings) and warns about invalid entries', () => {

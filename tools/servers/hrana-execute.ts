@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import Database from 'libsql'
 import { isInsert, isWrite, splitStatements, type SqlStatement } from './hrana-sql.ts'
+import { decodeNulSafeRows, isPureQuery, nulSafeQuery } from './hrana-text.ts'
 import {
   expectArray, expectObject, isSyntaxError, ProtocolError, StmtError, stmtErrorFromSqlite, valueFromHrana, valueToHrana,
   type HranaError, type HranaValue, type SqliteValue,
@@ -212,8 +213,10 @@ async function runStmt(stream: StreamState, parsed: ParsedStmt): Promise<StmtRes
   let rows: unknown[][] = []
   try {
     prepared = await withBusyRetry(() => conn.prepare(statement.sql))
+    const nulSafe = prepared.reader && wantRows && isPureQuery(statement) ? prepareNulSafe(conn, statement, prepared.columns().length) : undefined
     // Stepped to the end even when rows are not wanted, so every side effect and error happens (as sqld).
-    await withBusyRetry(() => (prepared.reader ? (rows = prepared.raw().all(binds) as unknown[][]) : prepared.run(binds)))
+    if (nulSafe) await withBusyRetry(() => (rows = decodeNulSafeRows(nulSafe.raw().all(binds) as unknown[][])))
+    else await withBusyRetry(() => (prepared.reader ? (rows = prepared.raw().all(binds) as unknown[][]) : prepared.run(binds)))
   } catch (error) {
     // `libsql` cannot reset a statement that gave up on SQLITE_BUSY, and while it stays active the connection's
     // later autocommit writes never commit. Inside a transaction the client's ROLLBACK clears it; outside
@@ -234,6 +237,16 @@ async function runStmt(stream: StreamState, parsed: ParsedStmt): Promise<StmtRes
     rows: wantRows ? rows.map((row) => row.map(valueToHrana)) : [],
     affected_row_count: Number(changes),
     last_insert_rowid: isInsert(statement) ? rowid.toString() : null,
+  }
+}
+
+/** The query wrapped to read TEXT with its NULs (hrana-text.ts), or undefined where SQLite refuses the wrapper. */
+function prepareNulSafe(conn: Connection, statement: SqlStatement, columnCount: number): ReturnType<Connection['prepare']> | undefined {
+  if (columnCount === 0) return undefined
+  try {
+    return conn.prepare(nulSafeQuery(statement.sql, columnCount))
+  } catch {
+    return undefined
   }
 }
 

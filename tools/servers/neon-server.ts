@@ -20,6 +20,13 @@ export interface NeonServerOptions {
   readonly host?: string
   /** TCP port; default 0 (an ephemeral port, read it back from `url`). */
   readonly port?: number
+  /**
+   * The databases this endpoint serves; default any. A real Neon endpoint fronts one project's compute, so
+   * a connection string for another project's database gets an error there; tests with two Neon targets
+   * (APP_DATABASES) give each its own server serving only its database, so a request sent to the wrong
+   * endpoint fails instead of quietly working.
+   */
+  readonly databases?: readonly string[]
 }
 
 /** A started server. */
@@ -83,7 +90,7 @@ export async function startNeonServer(options: NeonServerOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1'
   const targets = new Map<string, Target>()
   const server = createServer((req, res) => {
-    handle(req, res, targets).catch((error: unknown) => send(res, 500, { message: String(error) }))
+    handle(req, res, targets, options.databases).catch((error: unknown) => send(res, 500, { message: String(error) }))
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -102,13 +109,13 @@ export async function startNeonServer(options: NeonServerOptions = {}): Promise<
   }
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, targets: Map<string, Target>): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, targets: Map<string, Target>, databases: readonly string[] | undefined): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname
   if (path === '/sql' && req.method === 'OPTIONS') return send(res, 200, undefined, PREFLIGHT_HEADERS)
   // The proxy answers any other route with a bare JSON string.
   if (path !== '/sql' || req.method !== 'POST') return send(res, 400, 'query is not supported')
   try {
-    const target = targetFor(req.headers['neon-connection-string'], targets)
+    const target = targetFor(req.headers['neon-connection-string'], targets, databases)
     const opts = requestOptions(req)
     let payload
     try {
@@ -151,7 +158,7 @@ function requestOptions(req: IncomingMessage): RequestOptions {
 }
 
 /** Resolves (creating on first use) the pool for the connection string's host, port, database and user. */
-function targetFor(connectionString: string | string[] | undefined, targets: Map<string, Target>): Target {
+function targetFor(connectionString: string | string[] | undefined, targets: Map<string, Target>, databases: readonly string[] | undefined): Target {
   if (typeof connectionString !== 'string' || connectionString === '') {
     throw new HttpError(400, { message: 'missing connection string' })
   }
@@ -165,6 +172,10 @@ function targetFor(connectionString: string | string[] | undefined, targets: Map
   const user = decodeURIComponent(url.username)
   if (!['postgres:', 'postgresql:'].includes(url.protocol) || user === '' || database === '' || url.hostname === '') {
     throw new HttpError(400, { message: 'invalid connection string: expected postgres(ql)://user:password@host/database' })
+  }
+  if (databases !== undefined && !databases.includes(database)) {
+    // What PostgreSQL answers for a database its cluster does not have.
+    throw new HttpError(400, { message: `database "${database}" does not exist`, code: '3D000', severity: 'FATAL' })
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   const port = Number(url.port || 5432)

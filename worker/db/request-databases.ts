@@ -1,5 +1,6 @@
 import { createDriver, resolveDatabaseTarget, targetKey, type DatabaseTarget, type Driver } from '../../drivers/index.ts'
 import type { Env } from '../env.ts'
+import { readConfig } from '../config.ts'
 import { parseAppDatabases } from './app-databases.ts'
 import { DatabaseStats } from './database-stats.ts'
 import { instrument } from './instrument.ts'
@@ -51,7 +52,7 @@ export class RequestDatabases {
   }
 
   private open(target: DatabaseTarget, dedicated = false): DatabaseHandle {
-    const driver = createDriver(target, () => this.stats.roundTrips++)
+    const driver = createDriver(target, () => this.stats.roundTrips++, { timeoutMs: readConfig(this.env).databaseTimeoutMs })
     return { db: instrument(driver, this.stats), key: targetKey(target), dedicated }
   }
 }

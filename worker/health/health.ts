@@ -6,7 +6,8 @@ import { parseAppDatabases } from '../db/app-databases.ts'
 import { SERVICE_VERSION } from '../version.ts'
 import { schemaScope } from '../apps/registry.ts'
 
-type DatabaseCheck = 'ok' | 'unreachable' | 'misconfigured' | 'error'
+/** `timeout`: the database did not answer within `database.timeout_ms` (a stalled connection). */
+type DatabaseCheck = 'ok' | 'unreachable' | 'timeout' | 'misconfigured' | 'error'
 
 export interface HealthReport {
   readonly status: 'ok' | 'degraded'
@@ -64,6 +65,8 @@ export async function checkHealth(deps: Deps): Promise<HealthReport> {
           ? 'ok'
           : 'failed'
     } catch (error) {
+      // A database that stops answering mid-check is the database's failure, not the migrations'.
+      if (error instanceof DriverError && (error.code === 'timeout' || error.code === 'connection')) throw error
       console.error(`loupe: health: migrations failed: ${error instanceof Error ? error.message : String(error)}`)
       migrations = 'failed'
     }
@@ -95,6 +98,6 @@ function latest(migrations: readonly { version: number }[]): number {
 function classify(error: unknown): DatabaseCheck {
   if (error instanceof DatabaseConfigError) return 'misconfigured'
   console.error(`loupe: health: database check failed: ${error instanceof Error ? error.message : String(error)}`)
-  if (error instanceof DriverError) return error.code === 'connection' || error.code === 'timeout' ? 'unreachable' : 'error'
+  if (error instanceof DriverError) return error.code === 'timeout' ? 'timeout' : error.code === 'connection' ? 'unreachable' : 'error'
   return 'error'
 }

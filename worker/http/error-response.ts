@@ -19,6 +19,7 @@ const STATUS: Record<AppError['kind'], number> = {
 /** Fixed texts for failures whose details must stay server-side (design.md §4: no SQL, no stacks, no secrets). */
 export const DATABASE_ERROR_MESSAGE = 'A database error occurred. The details are in the server log.'
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable. Try again shortly.'
+export const DATABASE_TIMEOUT_MESSAGE = 'The database did not answer in time. Try again shortly.'
 export const DATABASE_MISCONFIGURED_MESSAGE = 'The database is not configured correctly. See ?api=health for details.'
 export const UNEXPECTED_ERROR_MESSAGE = 'Unexpected server error. The details are in the server log.'
 
@@ -38,7 +39,8 @@ export function toErrorResponse(error: unknown): Response {
   }
   logFailure(error)
   if (error instanceof DriverError) {
-    const unreachable = error.code === 'connection' || error.code === 'timeout'
+    if (error.code === 'timeout') return json({ error: DATABASE_TIMEOUT_MESSAGE }, 503)
+    const unreachable = error.code === 'connection'
     return json({ error: unreachable ? DATABASE_UNAVAILABLE_MESSAGE : DATABASE_ERROR_MESSAGE }, unreachable ? 503 : 500)
   }
   if (error instanceof DatabaseConfigError) return json({ error: DATABASE_MISCONFIGURED_MESSAGE }, 503)

@@ -46,7 +46,7 @@ export async function createManualIssue(scope: AppScope, input: ManualIssueInput
       args: [now, JSON.stringify(issue.tagIds.map((id) => ({ id }))), fingerprint],
     })
   }
-  statements.push(applyTagRules(scope, RULE_TARGETS.fingerprint(fingerprint), now))
+  statements.push(...applyTagRules(scope, RULE_TARGETS.fingerprint(fingerprint), now))
   statements.push(issueStatement(scope, 'g.fingerprint = ?', [fingerprint]))
   const results = await db.batch(statements)
   return toIssueDetail(results[results.length - 1]!.rows[0]!, [], { page: 1, limit: 100, includeContext: true, skipVendor: false })

@@ -1,5 +1,4 @@
 import type { SqlValue } from '../../drivers/driver.ts'
-import { likePattern } from '../../drivers/dialect/dialect.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { nameKey } from '../tags/tag-queries.ts'
 import type { IssueFilters } from './issue-search.ts'
@@ -20,13 +19,14 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): { where:
   }
 
   if (filters.q !== undefined) {
-    const pattern = likePattern(filters.q)
+    // A substring test, not LIKE: D1 refuses LIKE patterns over 50 bytes, and the text stays literal.
+    const has = (column: string) => d.containsCi(column, '?')
     add(
-      `(${d.likeCi('g.title', '?')} OR ${d.likeCi('g.sample_message', '?')} OR ${d.likeCi('g.exception_class', '?')} OR ${d.likeCi('g.source_frame', '?')}
-        OR g.module_id IN (SELECT mq.id FROM ${t.modules} mq WHERE ${d.likeCi('mq.name', '?')})
+      `(${has('g.title')} OR ${has('g.sample_message')} OR ${has('g.exception_class')} OR ${has('g.source_frame')}
+        OR g.module_id IN (SELECT mq.id FROM ${t.modules} mq WHERE ${has('mq.name')})
         OR g.id IN (SELECT gsq.group_id FROM ${t.groupSources} gsq JOIN ${t.sourceFiles} fq ON fq.id = gsq.source_file_id
-          WHERE ${d.likeCi('fq.path', '?')} OR ${d.likeCi('fq.channel', '?')}))`,
-      pattern, pattern, pattern, pattern, pattern, pattern, pattern,
+          WHERE ${has('fq.path')} OR ${has('fq.channel')}))`,
+      ...Array<string>(7).fill(filters.q),
     )
   }
   if (filters.severity !== undefined) add('g.severity = ?', filters.severity)
@@ -44,8 +44,8 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): { where:
   if (filters.source !== undefined) {
     add(
       `g.id IN (SELECT gss.group_id FROM ${t.groupSources} gss JOIN ${t.sourceFiles} fs ON fs.id = gss.source_file_id
-        WHERE fs.channel = ? OR ${d.likeCi('fs.path', '?')})`,
-      filters.source, likePattern(filters.source),
+        WHERE fs.channel = ? OR ${d.containsCi('fs.path', '?')})`,
+      filters.source, filters.source,
     )
   }
   if (filters.date !== undefined) {

@@ -4,6 +4,13 @@ import { InvalidInputError } from '../errors.ts'
 import { queryBoolean, queryInteger, queryString, type Query } from '../http/query.ts'
 import { DATE_FORMAT, UNSUPPORTED_SEVERITY, UNSUPPORTED_STATUS } from './issue-messages.ts'
 
+/**
+ * Longest `q` and `source` accepted, in characters (code points). The search is a plain substring test with
+ * no engine limit of its own (D1 caps LIKE patterns at 50 bytes, which is why it is not a LIKE); the cap
+ * keeps a request's work bounded and is documented in docs/api.md.
+ */
+export const SEARCH_TEXT_MAX_CHARACTERS = 200
+
 export const ISSUE_SORTS = ['newest', 'oldest', 'occurrences'] as const
 export type IssueSort = (typeof ISSUE_SORTS)[number]
 
@@ -50,19 +57,27 @@ export function readIssueSearch(query: Query, config: ServiceConfig, defaults: {
     includeContext: defaults.samples || queryBoolean(query, 'include_context', false),
     skipVendor: queryBoolean(query, 'skip_vendor', false),
     filters: {
-      q: queryString(query, 'q'),
+      q: searchText(query, 'q'),
       severity: oneOf(queryString(query, 'severity')?.toUpperCase(), SEVERITIES, UNSUPPORTED_SEVERITY),
       status: oneOf(queryString(query, 'status'), ISSUE_STATUSES, UNSUPPORTED_STATUS),
       logType: queryString(query, 'log_type'),
       origin: oneOf(queryString(query, 'origin'), ISSUE_ORIGINS, 'Unsupported issue origin.'),
       kind: oneOf(queryString(query, 'kind'), ISSUE_KINDS, 'Unsupported issue kind.'),
       module: queryString(query, 'module'),
-      source: queryString(query, 'source'),
+      source: searchText(query, 'source'),
       date,
       tag: queryString(query, 'tag'),
       hasStack: queryBoolean(query, 'has_stack', undefined),
     },
   }
+}
+
+function searchText(query: Query, name: string): string | undefined {
+  const value = queryString(query, name)
+  if (value !== undefined && [...value].length > SEARCH_TEXT_MAX_CHARACTERS) {
+    throw new InvalidInputError(`${name} must be at most ${SEARCH_TEXT_MAX_CHARACTERS} characters.`)
+  }
+  return value
 }
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], message: string): T | undefined {

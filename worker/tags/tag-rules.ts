@@ -1,4 +1,5 @@
 import type { SqlValue, Statement } from '../../drivers/driver.ts'
+import { advisoryLockKey } from '../../drivers/migrate.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 
 /**
@@ -21,18 +22,46 @@ export const RULE_TARGETS = {
 }
 
 /**
- * The rule pass as one statement (seed §2 "Tag rule"): for every enabled rule, attach its tag with source
- * `rule` to every issue whose title, sample message or exception class contains the word,
- * case-insensitively. Existing assignments — manual ones included — are left as they are.
+ * The rule pass (seed §2 "Tag rule"), for a batch: for every enabled rule, attach its tag with source `rule`
+ * to every issue whose title, sample message or exception class contains the word, case-insensitively.
+ * Existing assignments — manual ones included — are left as they are.
+ *
+ * Atomic against rule changes (issue 10 defect 5; seed §4.2 rule 4: rule-made assignments are what the
+ * current rules produce). A pass running beside a tag update must neither apply the old word after the
+ * update dropped its assignments, nor miss the new word for issues the update could not see yet:
+ * - PostgreSQL runs batches in READ COMMITTED, each statement on a snapshot from its start. The pass first
+ *   takes the application's rules lock shared (`lockTagRules` takes it exclusive, first thing in every rule
+ *   change), so it waits for a rule change in progress and then reads the committed rules; a rule change
+ *   waits for passes in progress and then sees their issues and assignments.
+ * - MySQL (InnoDB, REPEATABLE READ): INSERT … SELECT reads its source rows with shared next-key locks, so the
+ *   pass waits for a rule change holding the rule rows and reads the latest committed ones, and a rule change
+ *   waits for the pass's rule-row locks and inserted assignments.
+ * - SQLite (D1, libSQL) runs one write batch at a time.
  */
-export function applyTagRules(scope: AppScope, target: RuleTarget, now: string): Statement {
+export function applyTagRules(scope: AppScope, target: RuleTarget, now: string): Statement[] {
   const { t, db } = scope
   const d = db.dialect
   const matches = ['g.title', 'g.sample_message', 'g.exception_class'].map((column) => d.containsCi(column, 'r.match_word'))
   const source = `SELECT g.id, r.tag_id, 'rule', ? FROM ${t.groups} g JOIN ${t.tagRules} r ON r.enabled = 1
     WHERE (${target.where}) AND (${matches.join(' OR ')})`
-  return {
-    sql: d.insertIgnore(t.groupTags, ['group_id', 'tag_id', 'source', 'created_at'], source, ['group_id', 'tag_id']),
-    args: [now, ...target.args],
-  }
+  return [
+    ...rulesLock(scope, 'shared'),
+    {
+      sql: d.insertIgnore(t.groupTags, ['group_id', 'tag_id', 'source', 'created_at'], source, ['group_id', 'tag_id']),
+      args: [now, ...target.args],
+    },
+  ]
+}
+
+/**
+ * The first statement(s) of a batch that changes rules (tag create, update, delete): the rules lock,
+ * exclusive, where the engine needs it (see `applyTagRules`).
+ */
+export function lockTagRules(scope: AppScope): Statement[] {
+  return rulesLock(scope, 'exclusive')
+}
+
+function rulesLock(scope: AppScope, mode: 'shared' | 'exclusive'): Statement[] {
+  const sql = scope.db.dialect.batchLock(advisoryLockKey(scope.t.tagRules), mode)
+  return sql ? [{ sql }] : []
 }

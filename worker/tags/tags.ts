@@ -5,7 +5,7 @@ import { TAG_MESSAGES, type Tag, type TagInput } from '../../shared/schemas/tag.
 import type { Actor } from '../actor.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError, NotFoundError } from '../errors.ts'
-import { applyTagRules, RULE_TARGETS } from './tag-rules.ts'
+import { applyTagRules, lockTagRules, RULE_TARGETS } from './tag-rules.ts'
 import { nameKey, selectTags, toTag } from './tag-queries.ts'
 
 /** `GET ?api=tags`: every tag with its live issue count and rules, ordered by name — one round trip. */
@@ -20,9 +20,16 @@ export async function listTags(scope: AppScope): Promise<Tag[]> {
  * duplicate-name error (and nothing was written).
  */
 export async function createTag(scope: AppScope, input: TagInput, actor: Actor, now: string): Promise<Tag> {
+  const results = await writeTag(scope, createTagStatements(scope, input, actor, now))
+  return toTag(results[results.length - 1]!.rows[0]!)
+}
+
+/** The batch of `createTag`; its last statement reads the tag back. */
+export function createTagStatements(scope: AppScope, input: TagInput, actor: Actor, now: string): Statement[] {
   const tag = normalize(input)
   const { t } = scope
   const statements: Statement[] = [
+    ...lockTagRules(scope),
     {
       sql: `INSERT INTO ${t.tags} (name, name_key, color, icon, created_at, updated_at, created_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       args: [tag.name, tag.key, tag.color, tag.icon, now, now, actor.label, actor.label],
@@ -33,11 +40,10 @@ export async function createTag(scope: AppScope, input: TagInput, actor: Actor, 
       sql: `INSERT INTO ${t.tagRules} (tag_id, match_word, enabled, created_at) SELECT id, ?, 1, ? FROM ${t.tags} WHERE name_key = ?`,
       args: [tag.matchWord, now, tag.key],
     })
-    statements.push(applyTagRules(scope, { where: `r.tag_id = (SELECT id FROM ${t.tags} WHERE name_key = ?)`, args: [tag.key] }, now))
+    statements.push(...applyTagRules(scope, { where: `r.tag_id = (SELECT id FROM ${t.tags} WHERE name_key = ?)`, args: [tag.key] }, now))
   }
   statements.push({ sql: selectTags(scope, 't.name_key = ?'), args: [tag.key] })
-  const results = await writeTag(scope, statements)
-  return toTag(results[results.length - 1]!.rows[0]!)
+  return statements
 }
 
 /**
@@ -46,39 +52,50 @@ export async function createTag(scope: AppScope, input: TagInput, actor: Actor, 
  * (seed §4.2 rule 4). One atomic batch; an unknown id changes nothing and is a 404.
  */
 export async function updateTag(scope: AppScope, id: number, input: TagInput, actor: Actor, now: string): Promise<Tag> {
+  const results = await writeTag(scope, updateTagStatements(scope, id, input, actor, now))
+  const row = results[results.length - 1]!.rows[0]
+  if (!row) throw new NotFoundError(TAG_MESSAGES.notFound)
+  return toTag(row)
+}
+
+/**
+ * The batch of `updateTag`; its last statement reads the tag back. The rule row is deleted before the
+ * rule-made assignments: on MySQL that delete waits for a rule pass still holding the rule row, so the
+ * assignments it made are committed, and deleted, by the time the next statement runs.
+ */
+export function updateTagStatements(scope: AppScope, id: number, input: TagInput, actor: Actor, now: string): Statement[] {
   const tag = normalize(input)
   const { t } = scope
   const statements: Statement[] = [
+    ...lockTagRules(scope),
     {
       sql: `UPDATE ${t.tags} SET name = ?, name_key = ?, color = ?, icon = ?, updated_at = ?, updated_by = ? WHERE id = ?`,
       args: [tag.name, tag.key, tag.color, tag.icon, now, actor.label, id],
     },
-    { sql: `DELETE FROM ${t.groupTags} WHERE tag_id = ? AND source = 'rule'`, args: [id] },
     { sql: `DELETE FROM ${t.tagRules} WHERE tag_id = ?`, args: [id] },
+    { sql: `DELETE FROM ${t.groupTags} WHERE tag_id = ? AND source = 'rule'`, args: [id] },
   ]
   if (tag.matchWord) {
     statements.push({
       sql: `INSERT INTO ${t.tagRules} (tag_id, match_word, enabled, created_at) SELECT id, ?, 1, ? FROM ${t.tags} WHERE id = ?`,
       args: [tag.matchWord, now, id],
     })
-    statements.push(applyTagRules(scope, RULE_TARGETS.tag(id), now))
+    statements.push(...applyTagRules(scope, RULE_TARGETS.tag(id), now))
   }
   statements.push({ sql: selectTags(scope, 't.id = ?'), args: [id] })
-  const results = await writeTag(scope, statements)
-  const row = results[results.length - 1]!.rows[0]
-  if (!row) throw new NotFoundError(TAG_MESSAGES.notFound)
-  return toTag(row)
+  return statements
 }
 
 /** `DELETE ?api=tags`: the tag, its rule and all its assignments (seed §4.2 rule 5) — one atomic batch. */
 export async function deleteTag(scope: AppScope, id: number): Promise<{ id: number; deleted: true }> {
   const { t } = scope
   const results = await scope.db.batch([
-    { sql: `DELETE FROM ${t.groupTags} WHERE tag_id = ?`, args: [id] },
+    ...lockTagRules(scope),
     { sql: `DELETE FROM ${t.tagRules} WHERE tag_id = ?`, args: [id] },
+    { sql: `DELETE FROM ${t.groupTags} WHERE tag_id = ?`, args: [id] },
     { sql: `DELETE FROM ${t.tags} WHERE id = ?`, args: [id] },
   ])
-  if (results[2]!.rowsAffected === 0) throw new NotFoundError(TAG_MESSAGES.notFound)
+  if (results[results.length - 1]!.rowsAffected === 0) throw new NotFoundError(TAG_MESSAGES.notFound)
   return { id, deleted: true }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { postgresDialect } from '../../../drivers/dialect/postgres.ts'
-import { likePattern, parseJson } from '../../../drivers/dialect/dialect.ts'
+import { parseJson } from '../../../drivers/dialect/dialect.ts'
 
 describe('postgresDialect.compile', () => {
   it.each([
@@ -12,12 +12,6 @@ describe('postgresDialect.compile', () => {
     ['SELECT 1', 'SELECT 1'],
   ])('%s', (input, output) => {
     expect(postgresDialect.compile(input)).toBe(output)
-  })
-})
-
-describe('likePattern', () => {
-  it('escapes LIKE wildcards and the escape character with !', () => {
-    expect(likePattern('100%_done!')).toBe('%100!%!_done!!%')
   })
 })
 

@@ -77,6 +77,25 @@ describe.each(Object.entries(clients))('startHranaServer with %s', (name, create
     expect(second).toMatchObject({ name: 'nulls', i: -big, f: 2, tf: 'real', b: null })
   })
 
+  it('returns TEXT holding NUL whole, as sqld does (the libsql package alone cuts it)', async () => {
+    const texts = ['a\u0000b', '\u0000', 'tail \u0000', 'plain']
+    for (const [index, text] of texts.entries()) {
+      await db.execute({ sql: `INSERT INTO ${table} (id, name, i) VALUES (?, ?, ?)`, args: [BigInt(index + 1), text, BigInt(10 - index)] })
+    }
+    const rs = await db.execute(`SELECT name, length(CAST(name AS BLOB)) AS bytes, typeof(name) AS t, i, b FROM ${table} ORDER BY i`)
+    expect(rs.columns).toEqual(['name', 'bytes', 't', 'i', 'b'])
+    expect(rs.columnTypes).toEqual(['TEXT', '', '', 'INTEGER', 'BLOB'])
+    expect(rs.rows.map((row) => [row['name'], row['bytes'], row['t'], row['i'], row['b']])).toEqual(
+      [...texts].reverse().map((text, index) => [text, BigInt(Buffer.byteLength(text)), 'text', BigInt(7 + index), null]),
+    )
+    const computed = await db.execute({ sql: "SELECT 'x' || char(0) || ? AS joined, ? AS echoed", args: ['y', 'p\u0000q'] })
+    expect({ ...computed.rows[0] }).toEqual({ joined: 'x\u0000y', echoed: 'p\u0000q' })
+    const values = await db.execute("VALUES ('v' || char(0), 1), (NULL, X'0001')")
+    expect(values.rows.map((row) => [row[0], row[1]])).toEqual([['v\u0000', 1n], [null, expect.any(ArrayBuffer)]])
+    const recursive = await db.execute("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3) SELECT char(0) || x AS s FROM n ORDER BY x DESC")
+    expect(recursive.rows.map((row) => row['s'])).toEqual(['\u00003', '\u00002', '\u00001'])
+  })
+
   it('reports rowsAffected and lastInsertRowid for writes only', async () => {
     const inserted = await db.execute({ sql: `INSERT INTO ${table} (id, name) VALUES (?, 'a'), (?, 'b')`, args: [41n, 42n] })
     expect([inserted.rowsAffected, inserted.lastInsertRowid]).toEqual([2, 42n])

@@ -259,3 +259,25 @@ describe('neon-server wire format', () => {
     expect(res.headers.get('access-control-allow-headers')).toContain('Neon-Connection-String')
   })
 })
+
+describe('startNeonServer with databases', () => {
+  it('serves only the databases it fronts, like an endpoint of one project', async () => {
+    const only = await startNeonServer({ databases: [DB] })
+    try {
+      const ask = (database: string) =>
+        fetch(only.url, {
+          method: 'POST',
+          body: JSON.stringify({ query: 'SELECT 1 AS one', params: [] }),
+          headers: { 'Neon-Connection-String': `postgresql://postgres:pw@127.0.0.1:5432/${database}`, 'Neon-Raw-Text-Output': 'true', 'Neon-Array-Mode': 'true' },
+        })
+      const served = await ask(DB)
+      expect(served.status).toBe(200)
+      expect(((await served.json()) as { rows: unknown }).rows).toEqual([['1']])
+      const refused = await ask('postgres')
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toEqual({ message: 'database "postgres" does not exist', code: '3D000', severity: 'FATAL' })
+    } finally {
+      await only.close()
+    }
+  })
+})

@@ -121,11 +121,7 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
       args: newArgs,
     })
   }
-  if (payload.records.length > 0 || payload.samplesJson.length > 0) {
-    statements.push(
-      applyTagRules(scope, { where: `g.fingerprint IN (SELECT j.fp FROM ${d.jsonRecords({ fp: 'text' }, 'j')})`, args: [payload.fingerprintsJson] }, now),
-    )
-  }
+  if (payload.records.length > 0 || payload.samplesJson.length > 0) statements.push(...rulePassStatements(scope, payload.fingerprintsJson, now))
   if (target.checkpoint && payload.records.length > 0) {
     statements.push({
       sql: `UPDATE ${t.fileImports} SET next_offset = ?, inside_event = ?, updated_at = ?,
@@ -175,6 +171,15 @@ function sampleStatements(scope: AppScope, chunks: readonly string[], target: Ba
     overwrite.map((column) => d.isDistinct(`${G}.${column}`, d.incoming(column))).join(' OR '),
   )
   return chunks.map((json) => ({ sql, args: [target.now, json] }))
+}
+
+/**
+ * 7. The tag rules over the issues a batch touched (`fingerprintsJson`: a JSON array of `{fp}`), atomic
+ * against concurrent rule changes (tag-rules.ts).
+ */
+export function rulePassStatements(scope: AppScope, fingerprintsJson: string, now: string): Statement[] {
+  const d = scope.db.dialect
+  return applyTagRules(scope, { where: `g.fingerprint IN (SELECT j.fp FROM ${d.jsonRecords({ fp: 'text' }, 'j')})`, args: [fingerprintsJson] }, now)
 }
 
 /** Moves a file's checkpoint without storing events (a stretch of the file held nothing to keep). */
