@@ -9,6 +9,7 @@ import { sendJobMessage, type ImportMessage } from './import-message.ts'
 import { emptyResult, mergeResults, presentResult } from './import-result.ts'
 import { runImport } from './import-run.ts'
 import { createImportContext, finalizeImport } from './import-session.ts'
+import { startStagedUploads } from './conclude-run.ts'
 import { STORAGE_MISSING_MESSAGE } from './log-storage.ts'
 import { openScope } from './open-scope.ts'
 
@@ -41,13 +42,17 @@ export async function runImportJob(deps: Deps, message: ImportMessage): Promise<
     await scope.db.execute(updateJobStatement(scope, job.id, {}, stamp())) // still alive: keep the reaper away
     return 'locked'
   }
-  let continues: boolean
+  let continues = false
   try {
-    continues = await runJobStep(deps, scope, job, bucket, lock)
+    // Read again under the lock: another message of the same job may have run a step meanwhile.
+    const current = await readJob(scope, job.id)
+    if (current && current.status !== 'success' && current.status !== 'failed') continues = await runJobStep(deps, scope, current, bucket, lock)
   } finally {
     await lock.release()
   }
   if (continues) await sendJobMessage(deps, scope, job)
+  // The job's next step registers new uploads; a job that closed looks once more (conclude-run.ts).
+  else await startStagedUploads(deps, scope)
   return 'done'
 }
 
@@ -62,7 +67,10 @@ async function runJobStep(deps: Deps, scope: AppScope, job: ImportJob, bucket: R
     const ctx = await createImportContext(deps, scope, bucket, lock, { id: job.id, bytesBefore: job.bytes_done })
     const outcome = await runImport(ctx, { scanIncoming: false, budget: createBudget(ctx.limits.jobBudgetBytes, ctx.limits.jobSeconds) })
     const part = presentResult(ctx.result)
-    const merged = presentResult(mergeResults(job.result ?? emptyResult(ctx.severities), part))
+    const merged = {
+      ...presentResult(mergeResults(job.result ?? emptyResult(ctx.severities), part)),
+      already_ingested: [...(job.result?.already_ingested ?? []), ...ctx.alreadyIngested],
+    }
     const bytesDone = job.bytes_done + outcome.bytesRead
     const progress = { bytes_done: bytesDone, files_done: job.files_done + outcome.completedFiles, events: merged.events }
     if (outcome.remainingFiles > 0) {
