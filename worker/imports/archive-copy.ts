@@ -1,6 +1,12 @@
 import { OperationalError } from '../errors.ts'
 import { hexDigest } from './sha256-bytes.ts'
 
+/**
+ * workerd's streaming digest. It lives on `crypto` (`crypto.DigestStream`; there is no global of that name
+ * under wrangler dev or in production), and DOM's `Crypto`, which test builds see, does not declare it.
+ */
+const StreamingDigest = (crypto as Crypto & { readonly DigestStream: typeof DigestStream }).DigestStream
+
 export const OBJECT_CHANGED_MESSAGE = 'The file changed or disappeared while it was being imported; try again.'
 
 /**
@@ -12,7 +18,7 @@ export const OBJECT_CHANGED_MESSAGE = 'The file changed or disappeared while it 
 export async function archiveCopy(bucket: R2Bucket, object: R2Object, key: string, origin: string): Promise<string> {
   const source = await bucket.get(object.key, { onlyIf: { etagMatches: object.etag } })
   if (source === null || !('body' in source)) throw new OperationalError(OBJECT_CHANGED_MESSAGE)
-  const digest = new DigestStream('SHA-256')
+  const digest = new StreamingDigest('SHA-256')
   const writer = digest.getWriter()
   const hashing = new TransformStream<Uint8Array, Uint8Array>({
     async transform(chunk, controller) {
