@@ -246,11 +246,37 @@ export interface ImportJob {
   readonly current_file: string | null
   readonly message: string | null
   /** The import result accumulated so far (final once the job succeeded). */
-  readonly result: (ImportResult & { retention?: ProcessedPruneResult | null }) | null
+  readonly result: (ImportResult & { retention?: ProcessedPruneResult | null; already_ingested?: AlreadyIngested[] }) | null
   readonly created_at: string
   readonly started_at: string | null
   readonly updated_at: string
   readonly finished_at: string | null
+}
+
+/** A file whose bytes had already been imported under another name (reference §6 `already_ingested`). */
+export interface AlreadyIngested {
+  /** The file that arrived (its path below `incoming/<app>/`). */
+  readonly path: string
+  /** The file already holding the same content. */
+  readonly same_as: string
+}
+
+/** Work still to do: files with bytes left to read (uploads not yet archived included), and those bytes. */
+export interface PendingWork {
+  readonly files: number
+  readonly bytes: number
+}
+
+/** A file set aside after its import failed `ingestion.max_file_attempts` times in a row. */
+export interface FailedImport {
+  /** Pass it as `{"retry": id}` to `POST ?api=import-incoming` to try again. */
+  readonly id: number
+  readonly path: string
+  /** The source file, once it was archived (null when archiving it failed). */
+  readonly source_id: number | null
+  readonly error: string
+  readonly attempts: number
+  readonly failed_at: string
 }
 
 /** `POST ?api=import-incoming` and `POST ?api=reindex`: the result, the retention run and the background job. */
@@ -258,12 +284,25 @@ export type ImportResponse = ImportResult & {
   /** The archive's retention run (reference §6); null while a background job still has work to do. */
   readonly retention: ProcessedPruneResult | null
   readonly job: ImportJob | null
+  /** Files this call recognised as already imported under another name (counted in `skipped`). */
+  readonly already_ingested: AlreadyIngested[]
+}
+
+/**
+ * `202` of an upload that arrived while another import held the lock: the file is stored and `job` (or the
+ * import holding the lock) imports it; nothing was read by this call.
+ */
+export type ImportAccepted = ImportResponse & {
+  readonly accepted: true
+  readonly pending: PendingWork
 }
 
 /** `GET ?api=import-incoming`. */
 export interface ImportStatus {
   readonly data: ImportJob[]
-  readonly pending: { readonly files: number; readonly bytes: number }
+  readonly pending: PendingWork
+  /** Files set aside after repeated failures, newest first. */
+  readonly failed: FailedImport[]
 }
 
 // ── Maintenance ──

@@ -10,6 +10,10 @@ const ROOT = new URL('..', import.meta.url).pathname
 
 export interface RunningWorker {
   readonly url: string
+  /** Everything wrangler and workerd printed so far (at the `logLevel` the worker was started with). */
+  output(): string
+  /** Its `--persist-to` directory (local D1 and R2), for `wrangler d1 execute --local --persist-to`. */
+  readonly stateDir: string
   stop(): Promise<void>
 }
 
@@ -18,7 +22,7 @@ export interface RunningWorker {
  * `--persist-to` directory, and waits until `?api=health` answers. `vars` go through a private env file,
  * which also keeps a developer's own `.dev.vars` out of the run. Used by the bench and the dashboard tests.
  */
-export async function startWorker(vars: Record<string, string> = {}, label = 'worker'): Promise<RunningWorker> {
+export async function startWorker(vars: Record<string, string> = {}, label = 'worker', options: { logLevel?: 'warn' | 'info' | 'log' | 'debug' } = {}): Promise<RunningWorker> {
   const dir = mkdtempSync(join(tmpdir(), `loupe-${label}-`))
   const envFile = join(dir, 'worker.env')
   writeEnvFile(envFile, vars)
@@ -27,7 +31,7 @@ export async function startWorker(vars: Record<string, string> = {}, label = 'wo
   const child = spawn(
     'npx',
     ['wrangler', 'dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', join(dir, 'state'),
-      '--env-file', envFile, '--show-interactive-dev-session=false', '--log-level', 'warn'],
+      '--env-file', envFile, '--show-interactive-dev-session=false', '--log-level', options.logLevel ?? 'warn'],
     { cwd: ROOT, env: { ...process.env, ...QUIET_WRANGLER_ENV }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   )
   let output = ''
@@ -44,7 +48,7 @@ export async function startWorker(vars: Record<string, string> = {}, label = 'wo
     await stop()
     throw new Error(`${label}: the worker did not start: ${(error as Error).message}`)
   }
-  return { url, stop }
+  return { url, output: () => output, stateDir: join(dir, 'state'), stop }
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {

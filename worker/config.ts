@@ -46,6 +46,7 @@ const KNOWN_KEYS = new Set([
   'ingestion.import_batch_events',
   'ingestion.request_budget_bytes',
   'ingestion.job_budget_bytes',
+  'ingestion.max_file_attempts',
   'retention.occurrences_max_age_days',
   'retention.max_occurrences_per_group',
   'retention.processed_max_age_days',

@@ -38,6 +38,7 @@ describe('import-incoming: grouping (reference §2.4–§2.6, §8)', { timeout: 
       errors: [],
       retention: { enabled: false, deleted: 0, freed_bytes: 0, remaining: 4, scanned: 4 },
       job: null,
+      already_ingested: [],
     })
     expect(Object.keys(result.by_type)).toEqual(['console', 'horizon', 'laravel', 'nginx_access'])
     const orders = await orderIssues(app)
@@ -304,18 +305,19 @@ describe('import-incoming: uploads and incoming objects (docs/api-ingestion.md)'
     expect(await ok(upload(app, 'billing/laravel.log', laravelLines(1)))).toMatchObject({ skipped: 1, events: 0 })
   })
 
-  it('refuses a second import while one holds the lock, and takes over an expired lock', async () => {
+  it('refuses "Process logs" while another import holds the lock, and takes over an expired lock', async () => {
     const app = await createTestApp('ingest-lock')
     const db = await appDatabase(app)
     const key = db.db.dialect.quote('key')
     const now = new Date().toISOString().slice(0, 19).replace('T', ' ')
+    await putIncoming(app, 'laravel.log', laravelLines(1))
     await db.db.execute({ sql: `INSERT INTO ${db.t.settings} (${key}, value, updated_at) VALUES ('import.lock', 'someone', ?)`, args: [now] })
-    const busy = await upload(app, 'laravel.log', laravelLines(1))
+    const busy = await processIncoming(app)
     expect(busy.status).toBe(400)
     expect(busy.body).toEqual({ error: 'An incoming import is already running for this application.' })
-    expect((await bucket.list({ prefix: `incoming/${app}/` })).objects).toEqual([]) // nothing was stored
+    expect(await readObject(`incoming/${app}/laravel.log`)).toBe(laravelLines(1)) // untouched
     await db.db.execute({ sql: `UPDATE ${db.t.settings} SET updated_at = '2000-01-01 00:00:00' WHERE ${key} = 'import.lock'` })
-    expect(await ok(upload(app, 'laravel.log', laravelLines(1)))).toMatchObject({ events: 1 })
+    expect(await ok(processIncoming(app))).toMatchObject({ events: 1 })
     expect(await db.value(`SELECT COUNT(*) FROM ${db.t.settings} WHERE ${key} = 'import.lock'`)).toBe(0)
   })
 

@@ -25,6 +25,10 @@ export interface Tables {
   readonly importJobs: string
   /** Scratch rows naming the issues and files one deletion batch touched (migration 0002). */
   readonly affectedRefs: string
+  /** SHA-256 of each archived file's content: the same bytes under another name are already imported (migration 0005). */
+  readonly fileContents: string
+  /** Files and objects whose import threw, with attempts; set aside after `ingestion.max_file_attempts` (migration 0005). */
+  readonly importFailures: string
 }
 
 const cache = new Map<string, Tables>()
@@ -59,6 +63,8 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       fileImports: q('file_imports'),
       importJobs: q('import_jobs'),
       affectedRefs: q('affected_refs'),
+      fileContents: q('file_contents'),
+      importFailures: q('import_failures'),
     }
     cache.set(key, tables)
   }

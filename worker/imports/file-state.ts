@@ -1,5 +1,6 @@
 import type { SqlValue } from '../../drivers/driver.ts'
 import type { AppScope } from '../apps/app-scope.ts'
+import { notSetAside } from './import-failures.ts'
 
 /** One archived file and where its import stands (`source_files` joined with `file_imports`). */
 export interface FileState {
@@ -45,8 +46,13 @@ export function toFileState(row: Record<string, unknown>): FileState {
   }
 }
 
+/** The condition on `s`/`f` of a file with bytes still to read that is not set aside (import-failures.ts). */
+export function pendingCondition(scope: AppScope): string {
+  return `f.next_offset < s.size AND ${notSetAside(scope, 's.id')}`
+}
+
 /** Files with bytes still to read, oldest first (the work a run, a job or the cron continues). */
 export async function pendingFiles(scope: AppScope): Promise<FileState[]> {
-  const { rows } = await scope.db.execute(selectFileStates(scope, 'f.next_offset < s.size', [], 'ORDER BY s.id'))
+  const { rows } = await scope.db.execute(selectFileStates(scope, pendingCondition(scope), [], 'ORDER BY s.id'))
   return rows.map(toFileState)
 }

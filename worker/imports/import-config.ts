@@ -16,7 +16,11 @@ export interface ImportLimits {
   /** Wall-clock seconds after which a request or job stops at the next chunk boundary. */
   readonly requestSeconds: number
   readonly jobSeconds: number
+  /** Failed attempts after which a file is set aside instead of blocking the application's other files. */
+  readonly maxFileAttempts: number
 }
+
+export const DEFAULT_MAX_FILE_ATTEMPTS = 3
 
 const MiB = 1024 * 1024
 
@@ -34,5 +38,6 @@ export function importLimits(deps: Pick<Deps, 'config'>): ImportLimits {
     jobBudgetBytes: setting('ingestion.job_budget_bytes', 256 * MiB, 64 * 1024, 16 * 1024 * MiB),
     requestSeconds: 20,
     jobSeconds: 600,
+    maxFileAttempts: setting('ingestion.max_file_attempts', DEFAULT_MAX_FILE_ATTEMPTS, 1, 100),
   }
 }

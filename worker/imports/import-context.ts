@@ -1,6 +1,8 @@
+import type { AlreadyIngested } from '../../shared/api.ts'
 import type { Severity } from '../../shared/constants.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import type { ImportLimits } from './import-config.ts'
+import type { FailureRow } from './import-failures.ts'
 import type { ImportResult } from './import-result.ts'
 
 /** What one import run (a request, or one queue message of a job) works with. */
@@ -18,6 +20,10 @@ export interface ImportContext {
   readonly result: ImportResult
   /** The ids of the files this run handled (`result.files` counts each once). */
   readonly touched: Set<number>
+  /** Files that arrived with content another file already holds (reference §6 `already_ingested`). */
+  readonly alreadyIngested: AlreadyIngested[]
+  /** The application's failure rows by `ref`, read at the start of the run and kept current by it. */
+  readonly failures: Map<string, FailureRow>
   /** Called as work advances (throttled by the callee): job progress rows and lock renewal. */
   readonly progress: (update: ProgressUpdate) => Promise<void>
 }

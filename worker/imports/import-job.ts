@@ -9,6 +9,7 @@ import { sendJobMessage, type ImportMessage } from './import-message.ts'
 import { emptyResult, mergeResults, presentResult } from './import-result.ts'
 import { runImport } from './import-run.ts'
 import { createImportContext, finalizeImport } from './import-session.ts'
+import { startStagedUploads } from './conclude-run.ts'
 import { STORAGE_MISSING_MESSAGE } from './log-storage.ts'
 import { openScope } from './open-scope.ts'
 
@@ -41,44 +42,55 @@ export async function runImportJob(deps: Deps, message: ImportMessage): Promise<
     await scope.db.execute(updateJobStatement(scope, job.id, {}, stamp())) // still alive: keep the reaper away
     return 'locked'
   }
-  let continues: boolean
+  let step: StepOutcome = 'closed'
   try {
-    continues = await runJobStep(deps, scope, job, bucket, lock)
+    // Read again under the lock: another message of the same job may have run a step meanwhile.
+    const current = await readJob(scope, job.id)
+    if (current && current.status !== 'success' && current.status !== 'failed') step = await runJobStep(deps, scope, current, bucket, lock)
   } finally {
     await lock.release()
   }
-  if (continues) await sendJobMessage(deps, scope, job)
+  if (step === 'continues') await sendJobMessage(deps, scope, job)
+  // The job's next step registers new uploads; a job that closed looks once more (conclude-run.ts). A job
+  // that failed does not: its failure would repeat in a job started now (the cron trigger resumes later).
+  if (step === 'closed') await startStagedUploads(deps, scope)
   return 'done'
 }
 
+type StepOutcome = 'continues' | 'closed' | 'failed'
+
 /**
- * Reads one job budget under the held lock and records the outcome on the job's row. True when work remains
- * (the row says `running` until the next message, or the note that no queue is bound, is in place).
+ * Reads one job budget under the held lock and records the outcome on the job's row: `continues` when work
+ * remains (the row says `running` until the next message, or the note that no queue is bound, is in place),
+ * `closed` when the import is finished, `failed` when the step threw.
  */
-async function runJobStep(deps: Deps, scope: AppScope, job: ImportJob, bucket: R2Bucket, lock: ImportLock): Promise<boolean> {
+async function runJobStep(deps: Deps, scope: AppScope, job: ImportJob, bucket: R2Bucket, lock: ImportLock): Promise<StepOutcome> {
   const stamp = () => toTimestamp(deps.now())
   try {
     await scope.db.execute(updateJobStatement(scope, job.id, { status: 'running', started_at: stamp() }, stamp()))
     const ctx = await createImportContext(deps, scope, bucket, lock, { id: job.id, bytesBefore: job.bytes_done })
     const outcome = await runImport(ctx, { scanIncoming: false, budget: createBudget(ctx.limits.jobBudgetBytes, ctx.limits.jobSeconds) })
     const part = presentResult(ctx.result)
-    const merged = presentResult(mergeResults(job.result ?? emptyResult(ctx.severities), part))
+    const merged = {
+      ...presentResult(mergeResults(job.result ?? emptyResult(ctx.severities), part)),
+      already_ingested: [...(job.result?.already_ingested ?? []), ...ctx.alreadyIngested],
+    }
     const bytesDone = job.bytes_done + outcome.bytesRead
     const progress = { bytes_done: bytesDone, files_done: job.files_done + outcome.completedFiles, events: merged.events }
     if (outcome.remainingFiles > 0) {
       await scope.db.execute(updateJobStatement(scope, job.id, { ...progress, result: merged, bytes_total: bytesDone + outcome.remainingBytes, status: 'running', message: null }, stamp()))
-      return true
+      return 'continues'
     }
     const retention = await finalizeImport(deps, scope, bucket, job.kind === 'import-incoming')
     await scope.db.execute(
       updateJobStatement(scope, job.id, { ...progress, result: { ...merged, retention }, bytes_total: bytesDone, status: 'success', current_file: null, message: null, finished_at: stamp() }, stamp()),
     )
-    return false
+    return 'closed'
   } catch (error) {
     if (!(error instanceof AppError)) console.error('loupe: import job failed:', error instanceof Error ? `${error.name}: ${error.message}` : error)
     await scope.db.execute(
       updateJobStatement(scope, job.id, { status: 'failed', message: error instanceof AppError ? error.message : JOB_FAILED_MESSAGE, finished_at: stamp() }, stamp()),
     )
-    return false
+    return 'failed'
   }
 }

@@ -14,13 +14,32 @@ export const STALE_JOB_MESSAGE = 'The import worker stopped responding; marked i
 
 const COLUMNS = 'id, kind, status, files_total, files_done, bytes_total, bytes_done, events, current_file, message, result, created_at, started_at, updated_at, finished_at'
 
-export async function createJob(scope: AppScope, kind: ImportJobKind, work: { files: number; bytes: number }, now: string): Promise<ImportJob> {
+/**
+ * The application's active job (queued or running), or a new queued one when there is none (`created`: its
+ * first message is still to be sent). The check and the insert are one statement, so uploads accepted at the
+ * same moment share one job instead of making one each (on SQLite-backed drivers strictly; on PostgreSQL and
+ * MySQL two transactions committing together can still both insert, which costs an extra job that finds its
+ * work done). One round trip.
+ */
+export async function openJob(scope: AppScope, kind: ImportJobKind, work: { files: number; bytes: number }, now: string): Promise<{ job: ImportJob; created: boolean }> {
   const { t, db } = scope
-  const inserted = await db.execute({
-    sql: `INSERT INTO ${t.importJobs} (kind, status, files_total, bytes_total, created_at, updated_at) VALUES (?, 'queued', ?, ?, ?, ?)${db.dialect.returningId}`,
-    args: [kind, work.files, work.bytes, now, now],
-  })
-  return (await readJob(scope, Number(inserted.lastInsertId)))!
+  const source = db.dialect.jsonRecords({ kind: 'text', files: 'integer', bytes: 'integer', at: 'text' }, 'c')
+  const [inserted, active] = await db.batch([
+    {
+      sql: `INSERT INTO ${t.importJobs} (kind, status, files_total, bytes_total, created_at, updated_at)
+        SELECT c.kind, 'queued', c.files, c.bytes, c.at, c.at FROM ${source}
+        WHERE NOT EXISTS (SELECT 1 FROM ${t.importJobs} a WHERE a.status IN ('queued', 'running'))${db.dialect.returningId}`,
+      args: [JSON.stringify([{ kind, files: work.files, bytes: work.bytes, at: now }])],
+    },
+    { sql: `SELECT ${COLUMNS} FROM ${t.importJobs} WHERE status IN ('queued', 'running') ORDER BY id DESC LIMIT 1` },
+  ])
+  const createdId = inserted!.lastInsertId
+  const newest = active!.rows[0] ? toJob(active!.rows[0]) : null
+  if (createdId === undefined) {
+    if (newest) return { job: newest, created: false }
+    return openJob(scope, kind, work, now) // it finished between the two statements (READ COMMITTED): look again
+  }
+  return { job: newest?.id === createdId ? newest : (await readJob(scope, createdId))!, created: true }
 }
 
 export async function readJob(scope: AppScope, id: number): Promise<ImportJob | null> {
@@ -28,18 +47,9 @@ export async function readJob(scope: AppScope, id: number): Promise<ImportJob | 
   return rows[0] ? toJob(rows[0]) : null
 }
 
-/** The newest job still queued or running, if any. */
-export async function activeJob(scope: AppScope): Promise<ImportJob | null> {
-  const { rows } = await scope.db.execute({
-    sql: `SELECT ${COLUMNS} FROM ${scope.t.importJobs} WHERE status IN ('queued', 'running') ORDER BY id DESC LIMIT 1`,
-  })
-  return rows[0] ? toJob(rows[0]) : null
-}
-
-/** Marks jobs that stopped reporting as failed, then returns the newest `limit` jobs — one round trip. */
-export async function reapAndListJobs(scope: AppScope, now: Date, limit = 25): Promise<ImportJob[]> {
-  const results = await scope.db.batch([reapStatement(scope, now), { sql: `SELECT ${COLUMNS} FROM ${scope.t.importJobs} ORDER BY id DESC LIMIT ?`, args: [limit] }])
-  return results[1]!.rows.map(toJob)
+/** The newest `limit` jobs, newest first (run after `reapStatement` in the same batch). */
+export function listJobsStatement(scope: AppScope, limit = 25): Statement {
+  return { sql: `SELECT ${COLUMNS} FROM ${scope.t.importJobs} ORDER BY id DESC LIMIT ?`, args: [limit] }
 }
 
 export function reapStatement(scope: AppScope, now: Date): Statement {
@@ -77,7 +87,7 @@ export function updateJobStatement(scope: AppScope, id: number, update: JobUpdat
   return { sql: `UPDATE ${scope.t.importJobs} SET ${[...sets, 'updated_at = ?'].join(', ')} WHERE id = ?`, args: [...args, now, id] }
 }
 
-function toJob(row: Record<string, unknown>): ImportJob {
+export function toJob(row: Record<string, unknown>): ImportJob {
   const number = (key: string) => Number(row[key] ?? 0)
   return {
     ...(row as unknown as ImportJob),

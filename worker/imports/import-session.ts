@@ -2,11 +2,13 @@ import type { AppScope } from '../apps/app-scope.ts'
 import type { Deps } from '../deps.ts'
 import { occurrencePolicy, pruneOccurrences } from '../maintenance/occurrence-retention.ts'
 import { processedPolicy, pruneProcessed, type ProcessedPruneResult } from '../maintenance/processed-retention.ts'
-import { importVersion, readIngestedSeverities } from '../settings/ingestion-settings.ts'
+import { appSettings, settingValue } from '../settings/app-settings.ts'
+import { importVersion, parseSeverities, SEVERITIES_KEY } from '../settings/ingestion-settings.ts'
 import { toTimestamp } from '../time.ts'
 import { importLimits } from './import-config.ts'
 import type { ImportContext, ProgressUpdate } from './import-context.ts'
 import { updateJobStatement } from './import-jobs.ts'
+import { selectFailures, toFailureRow } from './import-failures.ts'
 import type { ImportLock } from './import-lock.ts'
 import { emptyResult } from './import-result.ts'
 
@@ -15,8 +17,9 @@ const PROGRESS_INTERVAL_MS = 1000
 const RENEW_INTERVAL_MS = 30_000
 
 /**
- * Sets up one import run under a held lock: the allow-list and import version are read once, and progress
- * goes to the job's row (when the run belongs to a job) at most once a second, renewing the lock as it goes.
+ * Sets up one import run under a held lock: the allow-list, import version and failure rows are read once (one
+ * round trip), and progress goes to the job's row (when the run belongs to a job) at most once a second,
+ * renewing the lock as it goes.
  */
 export async function createImportContext(
   deps: Deps,
@@ -25,7 +28,8 @@ export async function createImportContext(
   lock: ImportLock,
   job?: { readonly id: number; readonly bytesBefore: number },
 ): Promise<ImportContext> {
-  const severities = await readIngestedSeverities(scope)
+  const [stored, failed] = await scope.db.batch([appSettings.read(scope, SEVERITIES_KEY), selectFailures(scope)], { mode: 'read' })
+  const severities = parseSeverities(settingValue(stored!.rows))
   let lastProgress = 0
   let lastRenew = Date.now()
   const progress = async (update: ProgressUpdate) => {
@@ -53,6 +57,8 @@ export async function createImportContext(
     limits: importLimits(deps),
     result: emptyResult(severities),
     touched: new Set(),
+    alreadyIngested: [],
+    failures: new Map(failed!.rows.map((row) => { const failure = toFailureRow(row); return [failure.ref, failure] })),
     progress,
   }
 }

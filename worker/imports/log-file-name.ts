@@ -13,6 +13,9 @@ export const UPLOAD_PATH_MESSAGE =
   'file must be a relative path such as billing/laravel.log: up to 4 segments of letters, digits, ".", "_" and "-", none starting with a dot.'
 export const UPLOAD_NAME_MESSAGE = 'file must name a log file ending in .log, .log.N, .jsonl or .ndjson.'
 export const UPLOAD_EMPTY_MESSAGE = 'Send the log file as the request body (e.g. curl --data-binary @laravel.log).'
+export const UPLOAD_FILE_EMPTY_MESSAGE = 'file is empty: name the uploaded log file, e.g. file=billing/laravel.log.'
+export const UPLOAD_FILE_MISSING_MESSAGE =
+  'Name the uploaded log file with ?file=<module>/<name> (e.g. file=billing/laravel.log); without file the body may only be a JSON object such as {"retry": 3}.'
 
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/
 const MAX_PATH = 400
@@ -27,6 +30,7 @@ export function isLogFileName(name: string): boolean {
  */
 export function parseUploadPath(value: string | undefined): string {
   const path = value ?? ''
+  if (path.replaceAll('/', '').trim() === '') throw new InvalidInputError(UPLOAD_FILE_EMPTY_MESSAGE)
   const segments = path.split('/')
   if (path.length === 0 || path.length > MAX_PATH || segments.length > 4 || !segments.every((segment) => SEGMENT.test(segment))) {
     throw new InvalidInputError(UPLOAD_PATH_MESSAGE)

@@ -4,26 +4,21 @@ import { continueInBackground } from '../imports/conclude-run.ts'
 import { reapStatement } from '../imports/import-jobs.ts'
 import { runImportJob } from '../imports/import-job.ts'
 import { acquireImportLock } from '../imports/import-lock.ts'
+import { countRow, pendingFilesStatement, stagedUploads, withStaged } from '../imports/pending-work.ts'
 import { occurrencePolicy, pruneOccurrences } from './occurrence-retention.ts'
 
 /**
  * One application's share of the cron trigger: stale jobs are reaped; files left half-read (an interrupted
- * request, a lost queue message) get a background job; without a queue binding the job's next step runs
- * right here; and occurrence retention runs (self-throttled to once per 900 s, under the import lock).
+ * request, a lost queue message) and uploads still waiting to be archived get a background job; without a
+ * queue binding the job's next step runs right here; and occurrence retention runs (self-throttled to once
+ * per 900 s, under the import lock).
  */
 export async function maintainApplication(deps: Deps, scope: AppScope): Promise<void> {
-  const { t, db } = scope
-  const [, pendingResult] = await db.batch([
-    reapStatement(scope, deps.now()),
-    {
-      sql: `SELECT COUNT(*) AS files, COALESCE(SUM(s.size - f.next_offset), 0) AS bytes
-        FROM ${t.sourceFiles} s JOIN ${t.fileImports} f ON f.source_file_id = s.id WHERE f.next_offset < s.size`,
-    },
-  ])
-  const pending = pendingResult!.rows[0] ?? {}
-  const files = Number(pending.files ?? 0)
-  if (files > 0 && deps.env.LOGS) {
-    const job = await continueInBackground(deps, scope, 'resume', { files, bytes: Number(pending.bytes ?? 0) })
+  const [, pendingResult] = await scope.db.batch([reapStatement(scope, deps.now()), pendingFilesStatement(scope)])
+  // Uploads accepted while another import ran are pending too (their import may have crashed before them).
+  const pending = withStaged(countRow(pendingResult!.rows[0]), deps.env.LOGS ? await stagedUploads(deps.env.LOGS, scope) : [])
+  if (pending.files > 0 && deps.env.LOGS) {
+    const job = await continueInBackground(deps, scope, 'resume', pending)
     if (!deps.env.IMPORT_QUEUE) await runImportJob(deps, { app: scope.app.id, job: job.id })
   }
   // Retention deletes: never alongside an import's batches. A busy lock just means next time.

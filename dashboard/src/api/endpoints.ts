@@ -9,7 +9,7 @@ import type { TagInput } from '../../../shared/schemas/tag.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
-  ImportJob, ImportResult, IngestionSettings, Module, RawEvent, RetentionInfo, RetentionResult, SourcesPage, Summary, Tag,
+  ImportResult, ImportStatus, IngestionSettings, Module, RawEvent, RetentionInfo, RetentionResult, SourcesPage, Summary, Tag,
 } from './types.ts'
 
 type Signal = AbortSignal | undefined
@@ -57,8 +57,9 @@ export const saveIngestionSettings = (severities: Severity[]) =>
 /** Uploads one log file as the raw request body; `file` is `<module>/<name>` (the module may be empty). */
 export const uploadLog = (file: string, content: Blob) =>
   api<ImportResult>('import-incoming', { method: 'POST', query: { file }, raw: content })
-export const getImportStatus = (signal?: Signal) =>
-  api<{ data: ImportJob[]; pending: { files: number; bytes: number } }>('import-incoming', { signal })
+export const getImportStatus = (signal?: Signal) => api<ImportStatus>('import-incoming', { signal })
+/** Gives a file set aside after repeated failures fresh attempts, and imports. */
+export const retryImport = (id: number) => api<ImportResult>('import-incoming', { method: 'POST', body: { retry: id } })
 /** Re-reads every archived file from the start with the current severities. */
 export const reindex = () => api<ImportResult>('reindex', { method: 'POST', body: {} })
 /** "Process logs": imports everything waiting in the application's incoming area. */

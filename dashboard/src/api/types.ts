@@ -12,6 +12,7 @@ export type {
   DeletionPreview,
   DeletionResult,
   ErrorDetail,
+  FailedImport,
   GroupDetail,
   GroupsPage,
   ImportJob,

@@ -16,5 +16,5 @@ export async function followImport(result: ImportResult, onProgress?: (job: Impo
   }
   if (job?.status === 'failed') throw new Error(job.message ?? 'The background import failed.')
   // A finished job carries the accumulated result (with its retention run); it has no job of its own left.
-  return job?.result ? { ...job.result, retention: job.result.retention ?? null, job: null } : result
+  return job?.result ? { ...job.result, retention: job.result.retention ?? null, already_ingested: job.result.already_ingested ?? [], job: null } : result
 }

@@ -1,3 +1,4 @@
+import { FailedImportsPanel } from '../components/failed-imports-panel.tsx'
 import { IngestionSettingsPanel } from '../components/ingestion-settings-panel.tsx'
 import { LogDeletionPanel } from '../components/log-deletion-panel.tsx'
 import { LogUploadPanel } from '../components/log-upload-panel.tsx'
@@ -33,7 +34,7 @@ export function SettingsPage({ state }: { state: ViewState }) {
       </div>
       <div id={`panel-${state.tab}`} role="tabpanel" aria-labelledby={`tab-${state.tab}`} class="tab-panel">
         {state.tab === 'ingestion' && <IngestionSettingsPanel app={state.app} />}
-        {state.tab === 'logs' && <LogUploadPanel />}
+        {state.tab === 'logs' && (<><LogUploadPanel /><FailedImportsPanel app={state.app} /></>)}
         {state.tab === 'maintenance' && (
           <>
             <LogDeletionPanel app={state.app} />

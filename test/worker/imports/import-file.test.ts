@@ -33,6 +33,8 @@ describe.each(TARGETS)('importFile on %s', { timeout: 60_000 }, (target) => {
     limits: importLimits({ config: { settings: { ingestion: { import_batch_events: 1000 } } } as never }),
     result: emptyResult([...severities]),
     touched: new Set(),
+    alreadyIngested: [],
+    failures: new Map(),
     progress: async () => {},
   })
   const state = async () => {

@@ -21,7 +21,10 @@ describe('log file names', () => {
     expect(parseUploadPath('billing/laravel.log')).toBe('billing/laravel.log')
     expect(parseUploadPath('laravel.log.3')).toBe('laravel.log.3')
     expect(parseUploadPath('a/b/c/app_1-x.log')).toBe('a/b/c/app_1-x.log')
-    for (const path of [undefined, '', '/x.log', '../x.log', 'a/../x.log', './x.log', 'a//x.log', '.x.log', 'a/b/c/d/x.log', 'a b.log', 'ü.log', `${'a'.repeat(129)}.log`]) {
+    for (const path of [undefined, '', ' ', '/', '//', '/ /']) {
+      expect(() => parseUploadPath(path), String(path)).toThrow('file is empty: name the uploaded log file, e.g. file=billing/laravel.log.')
+    }
+    for (const path of ['/x.log', '../x.log', 'a/../x.log', './x.log', 'a//x.log', '.x.log', 'a/b/c/d/x.log', 'a b.log', 'ü.log', `${'a'.repeat(129)}.log`]) {
       expect(() => parseUploadPath(path), String(path)).toThrow(/^file must be a relative path/)
     }
     expect(() => parseUploadPath('billing/readme.txt')).toThrow('file must name a log file ending in .log, .log.N, .jsonl or .ndjson.')
