@@ -7,7 +7,7 @@ import { deleteOccurrences } from '../ingest/persist/delete-occurrences.ts'
 import { toEventRecords } from '../ingest/persist/event-record.ts'
 import { randomToken } from '../ingest/persist/random-token.ts'
 import { toTimestamp } from '../time.ts'
-import { addByType } from './import-result.ts'
+import { addByType, addFileResult, emptyFileResult } from './import-result.ts'
 import { BatchWriter } from './batch-writer.ts'
 import { budgetExhausted, type Budget, type ImportContext } from './import-context.ts'
 import type { FileState } from './file-state.ts'
@@ -45,6 +45,8 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
   let insideEvent = state.inside_event === 1
   let parser: LogParser | undefined = state.parser_id ? parserById(state.parser_id) : undefined
   let chunk = CHUNK_BYTES
+  // Every entry read is accounted for: stored, skipped by severity, already stored, or (lines) unparseable.
+  const stats = emptyFileResult(state.origin_path ?? state.path, parser?.logType ?? state.log_type)
   ctx.touched.add(state.id)
   const writer = new BatchWriter(scope, {
     sourceFileId: state.id,
@@ -77,6 +79,11 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
       }
       parser = parsed.parser
       const kept = parsed.events.filter((event) => ctx.allowed.has(event.severity))
+      stats.read += parsed.events.length
+      stats.unparseable += parsed.unparseable
+      if (kept.length < parsed.events.length) {
+        for (const event of parsed.events) if (!ctx.allowed.has(event.severity)) stats.skipped[event.severity] = (stats.skipped[event.severity] ?? 0) + 1
+      }
       const records = toEventRecords(kept, { moduleId: state.module_id, channel }, limits.messageLimit)
       budget.bytes -= parsed.consumedTo - offset
       offset = parsed.consumedTo
@@ -104,6 +111,8 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
   ctx.result.events += events
   ctx.result.groups += Number(counts.grps ?? 0)
   addByType(ctx.result, state.log_type, events)
+  const skipped = Object.values(stats.skipped).reduce((sum, n) => sum + n, 0)
+  addFileResult(ctx.result, { ...stats, format: parser?.logType ?? stats.format, stored: events, already_stored: Math.max(0, stats.read - skipped - events) })
   await ctx.progress({ bytes: budget.initial - budget.bytes, file: state.path, boundary: true })
   return { done }
 }

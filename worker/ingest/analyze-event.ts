@@ -21,29 +21,36 @@ const EXCEPTION = /\[object\]\s*\(([^(:]+)|\b([A-Za-z_\\]+(?:Exception|Error))\b
 const FRAME =
   /^#\d+\s+(.+?\.php)\((\d+)\)|^[ \t]*at (?:[^\n(]*\()?([^\s()]+):(\d+):(\d+)\)?[ \t]*$|^[ \t]*File "([^"\n]+)", line (\d+)/gm
 const STACKTRACE = /\[stacktrace\]/i
-const ESCAPE = /\\([nrt])/g
-const CONTROL: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' }
 const TITLE_CUT = / \(Connection:| \{"exception"| SQL: insert into| SQL: update /i
 const WHITESPACE = /\s+/g
+/** Raw line breaks inside a JSON string: Laravel writes its exception's trace with real newlines. */
+const RAW_BREAK = /\r\n|\r|\n/g
 /** Library code is never the culprit: the reference's markers plus Python's package dirs and Node internals. */
 const LIBRARY_MARKERS = ['/vendor/', '/node_modules/', '/site-packages/', '/dist-packages/']
 
 /**
  * Derives title, exception class, culprit frame, stack and context from an event, as reference §2.3 does:
  * 1. the first line; 2. structured context JSON-encoded, else everything after the body's first ` {` (and the
- * first line is cut there); 3. an `exception`/`error` string in that context joins the searched text, with
- * literal `\n` `\r` `\t` unescaped; 4. exception class; 5. frames; 6. culprit = first frame outside library
- * code, else the first frame; 7. stack = after `[stacktrace]`, else the frames, else the body after its first
- * line; 8. title = first line, whitespace collapsed, cut at the noise markers, 177 characters + `…` over 180.
+ * first line is cut there); 3. an `exception`/`error` string in that context is decoded and searched with the
+ * message; 4. exception class; 5. frames; 6. culprit = first frame outside library code (Windows paths too),
+ * else the first frame; 7. stack = after `[stacktrace]`, else the frames, else the body after its first line;
+ * 8. title = first line, whitespace collapsed, cut at the noise markers, 177 characters + `…` over 180.
+ *
+ * Unescaping is done once, by JSON's rules (`\\` is one backslash), on the exception string only — the
+ * reference replaced every literal `\n`, `\r`, `\t` in the whole text, which doubled the backslashes of
+ * Windows paths (`C:\\xampp`), turned `\\new` into a line break and left Laravel's closing `"}` in the stack.
+ * Laravel's context spans lines (its trace is written with real newlines), so it is parsed with those
+ * escaped; a context cut short (capture limit) is decoded as far as it goes.
  */
 export function analyzeEvent(event: LogEvent): AnalyzedEvent {
   const body = event.body
   let first = firstLine(body).trim()
   let context = ''
-  let extra = ''
+  let all = body
   if (event.context !== null && hasKeys(event.context)) {
     context = JSON.stringify(event.context)
-    extra = extraText(event.context)
+    const extra = unescapeOnce(extraText(event.context))
+    if (extra !== '') all = `${body}\n${extra}`
   } else {
     const at = body.indexOf(' {')
     if (at !== -1) {
@@ -51,11 +58,13 @@ export function analyzeEvent(event: LogEvent): AnalyzedEvent {
       const cut = first.indexOf(' {')
       if (cut !== -1) first = first.slice(0, cut)
       // Only an `exception` or `error` key contributes; without either word there is nothing to parse for.
-      if (context.includes('"exception"') || context.includes('"error"')) extra = extraText(parseJson(context))
+      if (context.includes('"exception"') || context.includes('"error"')) {
+        const extra = contextText(context)
+        // The decoded text replaces the raw JSON: searching both found every frame twice, one copy escaped.
+        if (extra !== null) all = `${body.slice(0, at)}\n${extra}`
+      }
     }
   }
-  let all = `${body}\n${extra}`
-  if (all.includes('\\')) all = all.replace(ESCAPE, (_, c: string) => CONTROL[c]!)
 
   // The substring checks skip regex scans that cannot match (most events carry no stack at all).
   const frames = all.includes('#') || all.includes('at ') || all.includes('File "') ? framesOf(all) : []
@@ -110,7 +119,9 @@ function framesOf(text: string): string[] {
 
 function isApplicationFrame(frame: string): boolean {
   if (frame.startsWith('node:') || frame.startsWith('internal/')) return false
-  return !LIBRARY_MARKERS.some((marker) => frame.includes(marker))
+  // `C:\\xampp\\htdocs\\shop\\vendor\\…` is library code as much as `/srv/shop/vendor/…` is.
+  const path = frame.includes('\\') ? frame.replaceAll('\\', '/') : frame
+  return !LIBRARY_MARKERS.some((marker) => path.includes(marker))
 }
 
 /** The context's `exception` (else `error`) as PHP's `(string)` cast reads it; objects contribute nothing. */
@@ -127,8 +138,66 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
-    return null
+    return undefined
   }
+}
+
+/**
+ * The `exception` (else `error`) text of a trailing JSON context, decoded: parsed as JSON, again with raw line
+ * breaks escaped (Laravel's multi-line context), else the string read up to its closing quote or the end of
+ * the body (a context cut by the capture limit). Null when there is no such string.
+ */
+function contextText(context: string): string | null {
+  let parsed = parseJson(context)
+  if (parsed === undefined) parsed = parseJson(context.replace(RAW_BREAK, '\\n'))
+  if (parsed !== undefined) {
+    const text = extraText(parsed)
+    return text === '' ? null : unescapeOnce(text)
+  }
+  return partialString(context, '"exception":"') ?? partialString(context, '"error":"')
+}
+
+/** The JSON string value after `key` (`"exception":"`), decoded up to its closing quote or the end. */
+function partialString(text: string, key: string): string | null {
+  const at = text.indexOf(key)
+  return at === -1 ? null : decodeEscapes(text, at + key.length, true)
+}
+
+const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
+const HEX4 = /^[0-9a-fA-F]{4}$/
+
+/**
+ * JSON string escapes decoded in one left-to-right pass from `from` (so `\\n` is a backslash and an `n`),
+ * stopping at an unescaped `"` when `quoted`. An escape JSON does not know (`\J` in `App\Jobs`) stays as written.
+ */
+function decodeEscapes(text: string, from: number, quoted: boolean): string {
+  let out = ''
+  let pos = from
+  for (;;) {
+    const slash = text.indexOf('\\', pos)
+    const quote = quoted ? text.indexOf('"', pos) : -1
+    if (quote !== -1 && (slash === -1 || quote < slash)) return out + text.slice(pos, quote)
+    if (slash === -1 || slash + 1 >= text.length) return out + text.slice(pos)
+    out += text.slice(pos, slash)
+    const next = text[slash + 1]!
+    if (next === 'u' && HEX4.test(text.slice(slash + 2, slash + 6))) {
+      out += String.fromCharCode(parseInt(text.slice(slash + 2, slash + 6), 16))
+      pos = slash + 6
+    } else {
+      out += JSON_ESCAPES[next] ?? `\\${next}`
+      pos = slash + 2
+    }
+  }
+}
+
+/**
+ * Undoes one more level of escaping when a decoded exception text still reads as an escaped one-liner (a
+ * logger that JSON-encoded the trace string twice): no real line break, but literal `\n`. A text with real
+ * line breaks is final — a second pass would turn `C:\\new` into a line break.
+ */
+function unescapeOnce(text: string): string {
+  if (text.includes('\n') || !text.includes('\\n')) return text
+  return decodeEscapes(text, 0, false)
 }
 
 function shortTitle(line: string): string {

@@ -12,6 +12,7 @@ export type {
   DeletionPreview,
   DeletionResult,
   ErrorDetail,
+  FileImportResult,
   GroupDetail,
   GroupsPage,
   ImportJob,
