@@ -10,10 +10,7 @@ const RELEASE = /\/releases\/[^/\s]+\//g
 const PREFIXED_ID = /\b([a-z]{2,12}(?:_[a-z]{2,12})?)_([A-Za-z0-9]{10,})\b/g
 /** `2497ms`, `1.5s`, `300µs`, `12.3 ms`, `2m`: a number with a time unit. */
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ns|[µμu]s|ms|s|secs?|seconds?|min|mins|minutes?|m|h|hrs?|hours?)(?![A-Za-z0-9_µμ])/g
-/** A run of hex digits (an `0x` prefix allowed); `{hex}` when long or mixed enough to be an id (see `isHexId`). */
-const HEX_RUN = /\b(?:0x)?[0-9a-f]{8,}\b/gi
-/** A run of base64 / base64url characters; `{token}` when it reads as random (see `isRandomToken`). */
-const TOKEN_RUN = /[A-Za-z0-9+_-]{20,}={0,2}/g
+const HEX_ONLY = /^(?:0[xX])?[0-9a-fA-F]+$/
 const DIGIT = /\d/
 const LETTER = /[A-Za-z]/
 const LINE = /:\d+\b/g
@@ -40,10 +37,12 @@ export function normalize(value: string): string {
   text = text.replace(DATETIME, '{time}').replace(IPV4, '{ip}')
   text = replaceEmails(text)
   if (text.includes('/releases/')) text = text.replace(RELEASE, '/releases/{release}/')
-  if (text.includes('_')) text = text.replace(PREFIXED_ID, (match, prefix: string, id: string) => (isMixed(id) ? `${prefix}_{id}` : match))
-  if (text.length >= 8) text = text.replace(HEX_RUN, (match) => (isHexId(match) ? '{hex}' : match))
-  if (text.length >= 20) text = text.replace(TOKEN_RUN, (match) => (isRandomToken(match) ? '{token}' : match))
-  text = text.replace(DURATION, '{duration}')
+  // Every added rule needs a digit in its token: text without one is spared the scans (and unchanged).
+  if (DIGIT.test(text)) {
+    if (text.includes('_')) text = text.replace(PREFIXED_ID, (match, prefix: string, id: string) => (isMixed(id) ? `${prefix}_{id}` : match))
+    if (text.length >= 8) text = replaceIds(text)
+    text = text.replace(DURATION, '{duration}')
+  }
   text = text.replace(LINE, ':{line}').replace(NUMBER, '{n}')
   return text.toLowerCase().trim().replace(WHITESPACE, ' ')
 }
@@ -54,14 +53,60 @@ function isMixed(id: string): boolean {
 }
 
 /**
- * ≥ 8 hex digits with a digit and a letter among them (`a1b2c3d4`, a commit, a compiled view's hash), or
- * ≥ 16 with a letter. An all-digit run stays a number (`{n}`, as before); an all-letter one is a word
- * (`deadbeef`, `cafebabe`) unless it is 16 long.
+ * Hex ids → `{hex}`, random tokens → `{token}`, in one pass over the text (a scanner: the regexes for the two,
+ * tried at every position, cost several times the rest of `normalize`). A run of base64/base64url characters
+ * (`A–Z a–z 0–9 + _ -`, then up to two `=`) of 20 or more that reads as random is a token; otherwise each of its
+ * word parts (split at `+` and `-`, as `\b` splits) that is a hex id becomes `{hex}`.
  */
-function isHexId(run: string): boolean {
-  const hex = run.startsWith('0x') || run.startsWith('0X') ? run.slice(2) : run
-  if (!LETTER.test(hex)) return false
-  return hex.length >= 16 || DIGIT.test(hex)
+function replaceIds(text: string): string {
+  let out = ''
+  let last = 0
+  const n = text.length
+  for (let i = 0; i < n; ) {
+    if (!isRunChar(text.charCodeAt(i))) {
+      i++
+      continue
+    }
+    const start = i
+    while (i < n && isRunChar(text.charCodeAt(i))) i++
+    const end = i
+    if (end - start < 8) continue
+    if (end - start >= 20) {
+      let padded = end
+      while (padded < n && padded - end < 2 && text.charCodeAt(padded) === 0x3d) padded++
+      if (isRandomToken(text.slice(start, end))) {
+        out += `${text.slice(last, start)}{token}`
+        last = i = padded
+        continue
+      }
+    }
+    for (let part = start; part < end; ) {
+      let stop = part
+      while (stop < end && text.charCodeAt(stop) !== 0x2b && text.charCodeAt(stop) !== 0x2d) stop++
+      if (stop - part >= 8 && isHexId(text.slice(part, stop))) {
+        out += `${text.slice(last, part)}{hex}`
+        last = stop
+      }
+      part = stop + 1
+    }
+  }
+  return last === 0 ? text : out + text.slice(last)
+}
+
+/** `A–Z a–z 0–9 + _ -`. */
+function isRunChar(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d || code === 0x2b
+}
+
+/**
+ * ≥ 8 hex digits with a digit and a letter among them (`a1b2c3d4`, a commit, a compiled view's hash). An
+ * all-digit run stays a number (`{n}`, as before); an all-letter one is a word (`deadbeef`, `facade`) — a
+ * random id of 16 hex digits without any digit among them is a one-in-six-million case.
+ */
+function isHexId(word: string): boolean {
+  if (!HEX_ONLY.test(word)) return false
+  const hex = word.charCodeAt(1) === 0x78 || word.charCodeAt(1) === 0x58 ? word.slice(2) : word
+  return hex.length >= 8 && DIGIT.test(hex) && LETTER.test(hex)
 }
 
 /**

@@ -23,8 +23,6 @@ const FRAME =
 const STACKTRACE = /\[stacktrace\]/i
 const TITLE_CUT = / \(Connection:| \{"exception"| SQL: insert into| SQL: update /i
 const WHITESPACE = /\s+/g
-/** Raw line breaks inside a JSON string: Laravel writes its exception's trace with real newlines. */
-const RAW_BREAK = /\r\n|\r|\n/g
 /** Library code is never the culprit: the reference's markers plus Python's package dirs and Node internals. */
 const LIBRARY_MARKERS = ['/vendor/', '/node_modules/', '/site-packages/', '/dist-packages/']
 
@@ -39,8 +37,8 @@ const LIBRARY_MARKERS = ['/vendor/', '/node_modules/', '/site-packages/', '/dist
  * Unescaping is done once, by JSON's rules (`\\` is one backslash), on the exception string only — the
  * reference replaced every literal `\n`, `\r`, `\t` in the whole text, which doubled the backslashes of
  * Windows paths (`C:\\xampp`), turned `\\new` into a line break and left Laravel's closing `"}` in the stack.
- * Laravel's context spans lines (its trace is written with real newlines), so it is parsed with those
- * escaped; a context cut short (capture limit) is decoded as far as it goes.
+ * Laravel's context spans lines (its trace is written with real newlines) and is read without a JSON parser;
+ * a context cut short (capture limit) is decoded as far as it goes.
  */
 export function analyzeEvent(event: LogEvent): AnalyzedEvent {
   const body = event.body
@@ -143,24 +141,50 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * The `exception` (else `error`) text of a trailing JSON context, decoded: parsed as JSON, again with raw line
- * breaks escaped (Laravel's multi-line context), else the string read up to its closing quote or the end of
- * the body (a context cut by the capture limit). Null when there is no such string.
+ * The `exception` (else `error`) text of a trailing JSON context, decoded. A one-line context is parsed as
+ * JSON. Laravel's context spans lines (its trace has real line breaks, which JSON does not allow), and it puts
+ * the exception last: its string is decoded from the last `"exception":"` to the closing quote, in one pass
+ * (a nested key of that name would be earlier; quotes inside strings are escaped, so none is mistaken). A
+ * context that is not JSON (cut by the capture limit) is decoded as far as it goes. Null without such a string.
  */
 function contextText(context: string): string | null {
-  let parsed = parseJson(context)
-  if (parsed === undefined) parsed = parseJson(context.replace(RAW_BREAK, '\\n'))
-  if (parsed !== undefined) {
-    const text = extraText(parsed)
-    return text === '' ? null : unescapeOnce(text)
+  if (!context.includes('\n')) {
+    const parsed = parseJson(context)
+    if (parsed !== undefined) {
+      const text = extraText(parsed)
+      return text === '' ? null : unescapeOnce(text)
+    }
   }
   return partialString(context, '"exception":"') ?? partialString(context, '"error":"')
 }
 
-/** The JSON string value after `key` (`"exception":"`), decoded up to its closing quote or the end. */
+/**
+ * The JSON string value after the last `key` (`"exception":"`), decoded: the literal up to its closing quote
+ * is handed to the native JSON parser (raw control characters escaped first, as Laravel's trace has real line
+ * breaks); a literal without a closing quote (cut by the capture limit) is decoded by hand as far as it goes.
+ */
 function partialString(text: string, key: string): string | null {
-  const at = text.indexOf(key)
-  return at === -1 ? null : decodeEscapes(text, at + key.length, true)
+  const at = text.lastIndexOf(key)
+  if (at === -1) return null
+  const open = at + key.length - 1
+  const close = closingQuote(text, open + 1)
+  if (close === -1) return decodeEscapes(text, open + 1, true)
+  let literal = text.slice(open, close + 1)
+  if (literal.includes('\n')) literal = literal.replaceAll('\n', '\\n')
+  if (literal.includes('\r')) literal = literal.replaceAll('\r', '\\r')
+  if (literal.includes('\t')) literal = literal.replaceAll('\t', '\\t')
+  const parsed = parseJson(literal) // any other raw control character fails here and is decoded by hand
+  return typeof parsed === 'string' ? parsed : decodeEscapes(literal, 1, true)
+}
+
+/** The index of the first `"` from `from` that no backslash escapes, or -1. */
+function closingQuote(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let slashes = 0
+    while (text.charCodeAt(quote - 1 - slashes) === 0x5c) slashes++
+    if (slashes % 2 === 0) return quote
+  }
+  return -1
 }
 
 const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }

@@ -43,10 +43,11 @@ describe('normalize', () => {
     ['took 1.5s, then 300µs, then 12.3 ms', 'took {duration}, then {duration}, then {duration}'],
     ['retry in 2m 30s or 1h', 'retry in {duration} {duration} or {duration}'],
     ['the 1st and 2nd try', 'the 1st and 2nd try'],
-    // hex ids: ≥ 8 with a digit and a letter, or ≥ 16 with a letter; all digits stay {n}, words stay words
+    // hex ids: ≥ 8 hex digits with a digit and a letter; all digits stay {n}, all letters stay words
     ['commit a1b2c3d4 built', 'commit {hex} built'],
     ['addr 0x7ffd5e8a9c', 'addr {hex}'],
-    ['deadbeef and deadbeefcafebabe and 12345678901234567890', 'deadbeef and {hex} and {n}'],
+    ['sha da39a3ee5e6b4b0d3255bfef95601890afd80709', 'sha {hex}'],
+    ['deadbeef and deadbeefcafebabe and 12345678901234567890', 'deadbeef and deadbeefcafebabe and {n}'],
     ['/views/fdebd3adec3a95cd7cd920a7fb5b11fe.php:7', '/views/{hex}.php:{line}'],
     // random tokens; identifiers with a digit are not random
     ['session BpqyiNyinnLamzer4jqzrh9NTyC6emFR41FitMpv expired', 'session {token} expired'],

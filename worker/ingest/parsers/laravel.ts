@@ -16,6 +16,9 @@ import { countLines, score, type EventStart, type LineContext, type LogParser } 
 const HEADER =
   /^\[(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(Z|[+-]\d{2}:?\d{2})?)\]\s+(?:(.{0,1000}?)\s+)??(\S+?)\.(emergency|alert|critical|error|warning|notice|info|debug):\s?(.*)$/is
 
+/** The reference's shape, tried first: nearly every header of a Laravel log has it, and it costs less. */
+const PLAIN_HEADER = /^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\]\s+([^\s.]+)\.(EMERGENCY|ALERT|CRITICAL|ERROR|WARNING|NOTICE|INFO|DEBUG):\s?(.*)$/s
+
 const OPEN_BRACKET = 0x5b
 
 /**
@@ -45,11 +48,13 @@ export function createLaravelParser(logType: 'laravel' | 'horizon'): LogParser {
 }
 
 function isHeader(line: string): boolean {
-  return line.charCodeAt(0) === OPEN_BRACKET && HEADER.test(line)
+  return line.charCodeAt(0) === OPEN_BRACKET && (PLAIN_HEADER.test(line) || HEADER.test(line))
 }
 
 function parseHeader(line: string, context: LineContext): EventStart | null {
   if (line.charCodeAt(0) !== OPEN_BRACKET) return null
+  const plain = PLAIN_HEADER.exec(line)
+  if (plain !== null) return { occurredAt: plain[1]!, severity: normalizeSeverity(plain[3]!), environment: plain[2]!, body: plain[4]!, context: null }
   const m = HEADER.exec(line)
   if (m === null) return null
   const middle = m[3]?.trim() ?? ''
