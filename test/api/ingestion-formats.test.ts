@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createTestApp, get } from './helpers/api.ts'
-import { ok, upload } from './ingestion-helpers.ts'
+import { createTestApp, get, post } from './helpers/api.ts'
+import { appDatabase, ok, upload } from './ingestion-helpers.ts'
 import horizonBracketed from '../fixtures/logs/real/horizon-bracketed.log?raw'
 import nginxErrors from '../fixtures/logs/real/nginx-error-emerg.log?raw'
 import apacheErrors from '../fixtures/logs/real/apache-error-2.4.log?raw'
@@ -54,6 +54,20 @@ describe('import-incoming: real-world formats (issue 10)', { timeout: 60_000 }, 
     expect(emergencies.every((i) => i.log_type === 'nginx_error')).toBe(true)
     const denied = (await issues(app, { q: 'AH01797' }))[0]!
     expect(denied).toMatchObject({ log_type: 'apache_error', severity: 'ERROR', first_seen: '2023-07-09 09:01:03', count: 1 })
+  })
+
+  it('detects the format again when a file is read again: a reindex after a parser change uses the new parser', async () => {
+    const app = await createTestApp('fmt-reindex')
+    await ok(upload(app, 'web/server.log', nginxErrors))
+    // What an earlier parser version recorded for this file: console output.
+    const db = await appDatabase(app)
+    await db.db.batch([{ sql: `UPDATE ${db.t.sourceFiles} SET log_type = 'console'` }, { sql: `UPDATE ${db.t.fileImports} SET parser_id = 'console'` }])
+    const result = await ok(post('reindex', {}, { query: { app } }))
+    expect(result.file_results).toEqual([
+      { path: 'web/server.log', format: 'nginx_error', read: 18, stored: 13, skipped: { NOTICE: 5 }, already_stored: 0, unparseable: 0 },
+    ])
+    expect((await ok(get('sources', { query: { app } }))).data.map((file: { log_type: string }) => file.log_type)).toEqual(['nginx_error'])
+    expect((await issues(app)).every((issue) => issue.log_type === 'nginx_error')).toBe(true)
   })
 
   it('counts TLS probes and empty request lines in an access log as one issue each', async () => {
