@@ -15,8 +15,12 @@ const ISO_LEVEL = new RegExp(`^(${ISO_TIME})\\s+(?:\\[([A-Z]+)\\]|([A-Z]+))[:\\s
 /** `ISO-time body`: a line with its own time and no upper-case level word (RFC 5424's `<pri>1 ` may lead). */
 const ISO_ANY = new RegExp(`^(?:<\\d{1,3}>\\d{0,2} ?)?(${ISO_TIME})\\s+(.*)$`, 's')
 
-/** The level word a body may start with once its time is known (`error: x`, `[warn] x`), in any case. */
-const LEADING_LEVEL = /^\[?(emergency|alert|critical|crit|error|err|warning|warn|notice|info|debug|trace|fatal)\]?(?::\s*|\s+-?\s*)(.*)$/is
+/**
+ * The level word a body may start with once its time is known, in any case, bracketed or followed by a colon
+ * (`error: x`, `[warn] x`) — a bare word is prose ("error handling improved").
+ */
+const LEADING_LEVEL =
+  /^(?:\[(emergency|alert|critical|crit|error|err|warning|warn|notice|info|debug|trace|fatal)\]|(emergency|alert|critical|crit|error|err|warning|warn|notice|info|debug|trace|fatal):)\s*(.*)$/is
 
 /** BSD syslog: `May  1 10:00:00 host program[pid]: message` — no year, no offset. */
 const SYSLOG = /^([A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}) (\S+) (.*)$/s
@@ -78,10 +82,10 @@ function readHeader(line: string, context: LineContext): EventStart | null {
     const any = ISO_ANY.exec(text)
     if (any !== null) return leveledBody(parseTimestamp(any[1]!) ?? context.now, any[2]!)
   }
-  if (first >= 0x41 && first <= 0x5a) {
-    const syslog = SYSLOG.exec(text)
-    const time = syslog === null ? null : syslogTime(syslog[1]!, context.fileModifiedAt)
-    if (time !== null) return leveledBody(time, syslog![3]!)
+  const syslog = first >= 0x41 && first <= 0x5a ? SYSLOG.exec(text) : null
+  if (syslog !== null) {
+    const time = syslogTime(syslog[1]!, context.fileModifiedAt)
+    if (time !== null) return leveledBody(time, syslog[3]!)
   }
   return null
 }
@@ -98,10 +102,10 @@ const NO_TIME: LineContext = { now: '', fileModifiedAt: '2000-01-01 00:00:00' }
 function leveledBody(occurredAt: string, body: string): EventStart {
   const afterTag = body.indexOf(': ')
   const m = LEADING_LEVEL.exec(body)
-  if (m !== null) return start(occurredAt, normalizeSeverity(m[1]!), m[2]!)
+  if (m !== null) return start(occurredAt, normalizeSeverity(m[1] ?? m[2]!), m[3]!)
   // syslog-style `program[pid]: error: message`
   const tagged = afterTag > 0 && afterTag < 64 ? LEADING_LEVEL.exec(body.slice(afterTag + 2)) : null
-  return start(occurredAt, tagged !== null ? normalizeSeverity(tagged[1]!) : 'INFO', body)
+  return start(occurredAt, tagged !== null ? normalizeSeverity(tagged[1] ?? tagged[2]!) : 'INFO', body)
 }
 
 function bracketTime(time: string, context: LineContext): string {

@@ -22,6 +22,9 @@ const PROGRESS_BARE = new RegExp(`^(${TIME})\\s+(\\S+)\\s+(.*?\\b(?:RUNNING|DONE
 /** A time inside a progress line: a line Horizon overwrote carries the next one after it. */
 const INNER_TIME = new RegExp(`\\s(${TIME})\\s+\\S`, 'g')
 
+/** A short dot leader left at the start of a bare progress line's detail. */
+const LEADER = /^[\s.]+/
+
 /** What `php artisan horizon` prints when it (re)starts, plain or with Laravel's `INFO` badge. */
 const BANNER = /^\s*(?:INFO\s+)?Horizon started successfully\.?\s*$/
 
@@ -95,7 +98,6 @@ function progress(line: string, context: LineContext): EventStart | null {
   return start(normalizeTimestamp(m[1]!, context.now), severityFor(detail), body)
 }
 
-const LEADER = /^[\s.]+/
 
 /**
  * The last entry of a progress line Horizon overwrote before it finished (`… 02:15:58 App\Jobs\X  2023-08-20

@@ -49,6 +49,7 @@ describe('consoleParser', () => {
 
   it.each([
     ['2026-08-20 10:15:30 supervisor restarted the pool', 'INFO', 'supervisor restarted the pool', '2026-08-20 10:15:30'],
+    ['2026-08-20 10:15:30 error handling improved', 'INFO', 'error handling improved', '2026-08-20 10:15:30'], // prose, not a level
     ['2026-08-20T10:15:30.123456+02:00 error: disk full', 'ERROR', 'disk full', '2026-08-20 08:15:30'],
     ['2026-08-20T10:15:30Z [warn] slow', 'WARNING', 'slow', '2026-08-20 10:15:30'],
     ['<34>1 2026-08-20T10:15:30.003Z web1 app - - started', 'INFO', 'web1 app - - started', '2026-08-20 10:15:30'],
