@@ -206,9 +206,30 @@ export interface IngestionSettings {
 }
 
 /**
+ * What an import did with one file (ours, not the reference's): nothing read is dropped without a count.
+ * `read` = `stored` + the `skipped` counts + `already_stored`; `unparseable` lines are outside every entry.
+ */
+export interface FileImportResult {
+  /** The path the file arrived under (below `incoming/<app>/`), else its archive key. */
+  path: string
+  /** The format it was read as: its `log_type` (`laravel`, `horizon`, `nginx_access`, `nginx_error`, …). */
+  format: string
+  /** Entries the parser read from the bytes this import read. */
+  read: number
+  /** Entries stored as new occurrences. */
+  stored: number
+  /** Entries not stored because their severity is not on the allow-list, per severity (absent: none). */
+  skipped: Partial<Record<Severity, number>>
+  /** Entries whose bytes were already stored (a read resumed after an interruption). */
+  already_stored: number
+  /** Non-blank lines that belong to no entry (before a format's first header, or unreadable). */
+  unparseable: number
+}
+
+/**
  * The reference's import result (§2.9): files handled, new occurrences stored, issues that got new
  * occurrences, unchanged files skipped, incoming files archived, the allow-list used, new occurrences per log
- * type, and `"file: message"` per file that failed.
+ * type, and `"file: message"` per file that failed; plus (ours) `file_results`, one per file read.
  */
 export interface ImportResult {
   files: number
@@ -219,6 +240,7 @@ export interface ImportResult {
   ingested_severities: Severity[]
   by_type: Record<string, number>
   errors: string[]
+  file_results: FileImportResult[]
 }
 
 /** A retention run over the processed archive. */

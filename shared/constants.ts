@@ -7,8 +7,12 @@
 export const SEVERITIES = ['EMERGENCY', 'ALERT', 'CRITICAL', 'ERROR', 'WARNING', 'NOTICE', 'INFO', 'DEBUG'] as const
 export type Severity = (typeof SEVERITIES)[number]
 
-/** Severities indexed by file import when an application has not chosen its own (reference §2.1). */
-export const DEFAULT_INGESTED_SEVERITIES: readonly Severity[] = ['ERROR', 'WARNING']
+/**
+ * Severities indexed by file import when an application has not chosen its own: WARNING and everything more
+ * severe. Deliberate deviation: the reference's ERROR+WARNING dropped EMERGENCY, ALERT and CRITICAL — the most
+ * severe failures (docs/deviations.md).
+ */
+export const DEFAULT_INGESTED_SEVERITIES: readonly Severity[] = ['EMERGENCY', 'ALERT', 'CRITICAL', 'ERROR', 'WARNING']
 
 /** Issue workflow statuses; any status may move to any other (reference §2.8). */
 export const ISSUE_STATUSES = ['open', 'in_progress', 'fixed', 'wont_fix', 'reoccurred'] as const

@@ -90,6 +90,13 @@ describe('import-incoming: files larger than one request (docs/ingestion.md "Bac
     expect(job).toMatchObject({ status: 'success', files_done: 1 })
     expect(job.result.events + first.body.events).toBe(lines)
     expect(await occurrenceStats(app)).toEqual({ occurrences: lines, distinct: lines, count: lines, days: lines })
+    // The file's counts survive the merge across the job's messages: one entry, summed, and with the
+    // request's own part every line is accounted for.
+    const [requestPart] = first.body.file_results
+    expect(job.result.file_results).toEqual([
+      { path: 'big/laravel.log', format: 'laravel', read: lines - requestPart.read, stored: lines - requestPart.stored, skipped: {}, already_stored: 0, unparseable: 0 },
+    ])
+    expect(requestPart).toMatchObject({ path: 'big/laravel.log', read: first.body.events, stored: first.body.events })
   })
 
   it('sends every job message only after releasing the import lock, so no step waits for its own sender', async () => {

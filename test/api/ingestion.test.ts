@@ -36,6 +36,13 @@ describe('import-incoming: grouping (reference §2.4–§2.6, §8)', { timeout: 
       ingested_severities: [...SEVERITIES],
       by_type: { console: 2, horizon: 1, laravel: 4, nginx_access: 3 },
       errors: [],
+      // one entry per file read (issue 10): every entry read is stored here, nothing skipped or unparseable
+      file_results: [
+        { path: 'access.log', format: 'nginx_access', read: 3, stored: 3, skipped: {}, already_stored: 0, unparseable: 0 },
+        { path: 'horizon.log', format: 'horizon', read: 1, stored: 1, skipped: {}, already_stored: 0, unparseable: 0 },
+        { path: 'laravel.log', format: 'laravel', read: 4, stored: 4, skipped: {}, already_stored: 0, unparseable: 0 },
+        { path: 'sync-command.log', format: 'console', read: 2, stored: 2, skipped: {}, already_stored: 0, unparseable: 0 },
+      ],
       retention: { enabled: false, deleted: 0, freed_bytes: 0, remaining: 4, scanned: 4 },
       job: null,
       already_ingested: [],
@@ -125,17 +132,27 @@ describe('import-incoming: grouping (reference §2.4–§2.6, §8)', { timeout: 
 })
 
 describe('import-incoming: allow-list (reference §2.1, §3.5)', { timeout: 60_000 }, () => {
-  it('ingests only ERROR and WARNING in a fresh application', async () => {
+  it('ingests WARNING and everything more severe in a fresh application, and says what it skipped', async () => {
     const app = await createTestApp('ingest-defaults')
+    const defaults = ['EMERGENCY', 'ALERT', 'CRITICAL', 'ERROR', 'WARNING']
     expect(await ok(get('ingestion-settings', { query: { app } }))).toEqual({
       available_severities: [...SEVERITIES],
-      ingested_severities: ['ERROR', 'WARNING'],
-      defaults: ['ERROR', 'WARNING'],
+      ingested_severities: defaults,
+      defaults,
     })
     const result = await ok(upload(app, 'laravel.log', laravel))
-    expect(result).toMatchObject({ events: 3, by_type: { laravel: 3 }, ingested_severities: ['ERROR', 'WARNING'] })
+    expect(result).toMatchObject({ events: 3, by_type: { laravel: 3 }, ingested_severities: defaults })
+    expect(result.file_results).toEqual([
+      { path: 'laravel.log', format: 'laravel', read: 4, stored: 3, skipped: { DEBUG: 1 }, already_stored: 0, unparseable: 0 },
+    ])
     const nginx = await ok(upload(app, 'access.log', access))
     expect(nginx).toMatchObject({ events: 2, by_type: { nginx_access: 2 } }) // the 200 is INFO
+    expect(nginx.file_results).toEqual([
+      { path: 'access.log', format: 'nginx_access', read: 3, stored: 2, skipped: { INFO: 1 }, already_stored: 0, unparseable: 0 },
+    ])
+    // The reference's default (ERROR, WARNING) dropped these, the most severe failures of all.
+    const severe = ['EMERGENCY', 'ALERT', 'CRITICAL'].map((level, i) => `[2026-01-02 00:00:0${i}] production.${level}: Disk ${level.toLowerCase()}\n`).join('')
+    expect(await ok(upload(app, 'severe/laravel.log', severe))).toMatchObject({ events: 3, by_type: { laravel: 3 } })
   })
 
   it('validates and stores the allow-list in severity order (POST, PUT and PATCH)', async () => {

@@ -278,6 +278,8 @@ describe('dashboard', { timeout: 20_000 }, () => {
     await page.locator('#upload-module').fill('jobs')
     await page.getByRole('button', { name: 'Upload and import' }).click()
     await expect.poll(() => page.getByTestId('upload-results').textContent()).toMatch(/horizon\.log: 1 file, 3 events, 3 issue groups/)
+    // Per file: the format detected and what happened to every entry (the INFO lines are not on the allow-list).
+    expect(await page.getByTestId('upload-file-results').textContent()).toBe('jobs/horizon.log read as horizon: 6 entries, 3 stored, 3 skipped by severity (INFO 3)')
     await shot('09-upload')
     await page.getByRole('link', { name: 'Issues' }).click()
     await page.locator('#search-input').fill('SyncCustomer')
@@ -294,7 +296,7 @@ describe('dashboard', { timeout: 20_000 }, () => {
     await page.goto(`${worker.url}/?view=settings&tab=ingestion`)
     await page.getByRole('button', { name: 'NOTICE', exact: true }).click()
     await page.getByRole('button', { name: 'Save severities' }).click()
-    await expect.poll(async () => (await api('ingestion-settings')).ingested_severities).toEqual(['ERROR', 'WARNING', 'NOTICE'])
+    await expect.poll(async () => (await api('ingestion-settings')).ingested_severities).toEqual(['EMERGENCY', 'ALERT', 'CRITICAL', 'ERROR', 'WARNING', 'NOTICE']) // the defaults (WARNING and more severe) plus NOTICE
 
     await page.getByRole('tab', { name: 'Maintenance' }).click()
     await page.getByText('By source').click()

@@ -1,13 +1,13 @@
 import { OperationalError } from '../errors.ts'
 import { parseLog } from '../ingest/parse-log.ts'
-import { parserById } from '../ingest/select-parser.ts'
+import { SAMPLE_BYTES, parserById, selectParser } from '../ingest/select-parser.ts'
 import type { LogParser } from '../ingest/parsers/parser.ts'
 import { foldDailyCountsStatements } from '../ingest/persist/daily-counts.ts'
 import { deleteOccurrences } from '../ingest/persist/delete-occurrences.ts'
 import { toEventRecords } from '../ingest/persist/event-record.ts'
 import { randomToken } from '../ingest/persist/random-token.ts'
 import { toTimestamp } from '../time.ts'
-import { addByType } from './import-result.ts'
+import { addByType, addFileResult, emptyFileResult } from './import-result.ts'
 import { BatchWriter } from './batch-writer.ts'
 import { budgetExhausted, type Budget, type ImportContext } from './import-context.ts'
 import type { FileState } from './file-state.ts'
@@ -30,21 +30,26 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
   const { scope, bucket, limits } = ctx
   const { t } = scope
   let state = file
+  const channel = state.channel ?? state.path.slice(state.path.lastIndexOf('/') + 1)
   if (state.parser_version !== ctx.version) {
     const now = toTimestamp(ctx.now())
+    // Read again from byte 0 with the parser today's detection picks: after a parser change (a reindex, a new
+    // parser version) the format chosen when the file arrived may no longer be the right one.
+    const parser = await detectParser(ctx, state, channel)
     await deleteOccurrences(scope, { where: 'source_file_id = ?', args: [state.id] }, [
-      { sql: `UPDATE ${t.sourceFiles} SET parser_version = ?, last_offset = 0 WHERE id = ?`, args: [ctx.version, state.id] },
-      { sql: `UPDATE ${t.fileImports} SET next_offset = 0, inside_event = 0, updated_at = ? WHERE source_file_id = ?`, args: [now, state.id] },
+      { sql: `UPDATE ${t.sourceFiles} SET parser_version = ?, last_offset = 0, log_type = ? WHERE id = ?`, args: [ctx.version, parser.logType, state.id] },
+      { sql: `UPDATE ${t.fileImports} SET next_offset = 0, inside_event = 0, parser_id = ?, updated_at = ? WHERE source_file_id = ?`, args: [parser.id, now, state.id] },
     ])
-    state = { ...state, parser_version: ctx.version, next_offset: 0, inside_event: 0 }
+    state = { ...state, parser_version: ctx.version, next_offset: 0, inside_event: 0, parser_id: parser.id, log_type: parser.logType }
   }
-  const channel = state.channel ?? state.path.slice(state.path.lastIndexOf('/') + 1)
   const token = randomToken()
   const runStart = state.next_offset
   let offset = state.next_offset
   let insideEvent = state.inside_event === 1
   let parser: LogParser | undefined = state.parser_id ? parserById(state.parser_id) : undefined
   let chunk = CHUNK_BYTES
+  // Every entry read is accounted for: stored, skipped by severity, already stored, or (lines) unparseable.
+  const stats = emptyFileResult(state.origin_path ?? state.path, parser?.logType ?? state.log_type)
   ctx.touched.add(state.id)
   const writer = new BatchWriter(scope, {
     sourceFileId: state.id,
@@ -77,6 +82,11 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
       }
       parser = parsed.parser
       const kept = parsed.events.filter((event) => ctx.allowed.has(event.severity))
+      stats.read += parsed.events.length
+      stats.unparseable += parsed.unparseable
+      if (kept.length < parsed.events.length) {
+        for (const event of parsed.events) if (!ctx.allowed.has(event.severity)) stats.skipped[event.severity] = (stats.skipped[event.severity] ?? 0) + 1
+      }
       const records = toEventRecords(kept, { moduleId: state.module_id, channel }, limits.messageLimit)
       budget.bytes -= parsed.consumedTo - offset
       offset = parsed.consumedTo
@@ -104,6 +114,19 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
   ctx.result.events += events
   ctx.result.groups += Number(counts.grps ?? 0)
   addByType(ctx.result, state.log_type, events)
+  const skipped = Object.values(stats.skipped).reduce((sum, n) => sum + n, 0)
+  addFileResult(ctx.result, { ...stats, format: parser?.logType ?? stats.format, stored: events, already_stored: Math.max(0, stats.read - skipped - events) })
   await ctx.progress({ bytes: budget.initial - budget.bytes, file: state.path, boundary: true })
   return { done }
+}
+
+const headDecoder = new TextDecoder()
+
+/** The parser for an archived file, chosen from its first 64 KiB as at registration (its recorded one if empty). */
+async function detectParser(ctx: ImportContext, state: FileState, channel: string): Promise<LogParser> {
+  const recorded = state.parser_id ? parserById(state.parser_id) : undefined
+  if (state.size === 0 && recorded) return recorded
+  const head = await readRange(ctx.bucket, state.path, 0, Math.min(state.size, SAMPLE_BYTES))
+  if (head === null) throw new OperationalError(ARCHIVE_MISSING_MESSAGE)
+  return selectParser(channel, headDecoder.decode(head))
 }

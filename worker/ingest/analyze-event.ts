@@ -21,8 +21,6 @@ const EXCEPTION = /\[object\]\s*\(([^(:]+)|\b([A-Za-z_\\]+(?:Exception|Error))\b
 const FRAME =
   /^#\d+\s+(.+?\.php)\((\d+)\)|^[ \t]*at (?:[^\n(]*\()?([^\s()]+):(\d+):(\d+)\)?[ \t]*$|^[ \t]*File "([^"\n]+)", line (\d+)/gm
 const STACKTRACE = /\[stacktrace\]/i
-const ESCAPE = /\\([nrt])/g
-const CONTROL: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' }
 const TITLE_CUT = / \(Connection:| \{"exception"| SQL: insert into| SQL: update /i
 const WHITESPACE = /\s+/g
 /** Library code is never the culprit: the reference's markers plus Python's package dirs and Node internals. */
@@ -31,19 +29,26 @@ const LIBRARY_MARKERS = ['/vendor/', '/node_modules/', '/site-packages/', '/dist
 /**
  * Derives title, exception class, culprit frame, stack and context from an event, as reference §2.3 does:
  * 1. the first line; 2. structured context JSON-encoded, else everything after the body's first ` {` (and the
- * first line is cut there); 3. an `exception`/`error` string in that context joins the searched text, with
- * literal `\n` `\r` `\t` unescaped; 4. exception class; 5. frames; 6. culprit = first frame outside library
- * code, else the first frame; 7. stack = after `[stacktrace]`, else the frames, else the body after its first
- * line; 8. title = first line, whitespace collapsed, cut at the noise markers, 177 characters + `…` over 180.
+ * first line is cut there); 3. an `exception`/`error` string in that context is decoded and searched with the
+ * message; 4. exception class; 5. frames; 6. culprit = first frame outside library code (Windows paths too),
+ * else the first frame; 7. stack = after `[stacktrace]`, else the frames, else the body after its first line;
+ * 8. title = first line, whitespace collapsed, cut at the noise markers, 177 characters + `…` over 180.
+ *
+ * Unescaping is done once, by JSON's rules (`\\` is one backslash), on the exception string only — the
+ * reference replaced every literal `\n`, `\r`, `\t` in the whole text, which doubled the backslashes of
+ * Windows paths (`C:\\xampp`), turned `\\new` into a line break and left Laravel's closing `"}` in the stack.
+ * Laravel's context spans lines (its trace is written with real newlines) and is read without a JSON parser;
+ * a context cut short (capture limit) is decoded as far as it goes.
  */
 export function analyzeEvent(event: LogEvent): AnalyzedEvent {
   const body = event.body
   let first = firstLine(body).trim()
   let context = ''
-  let extra = ''
+  let all = body
   if (event.context !== null && hasKeys(event.context)) {
     context = JSON.stringify(event.context)
-    extra = extraText(event.context)
+    const extra = unescapeOnce(extraText(event.context))
+    if (extra !== '') all = `${body}\n${extra}`
   } else {
     const at = body.indexOf(' {')
     if (at !== -1) {
@@ -51,11 +56,13 @@ export function analyzeEvent(event: LogEvent): AnalyzedEvent {
       const cut = first.indexOf(' {')
       if (cut !== -1) first = first.slice(0, cut)
       // Only an `exception` or `error` key contributes; without either word there is nothing to parse for.
-      if (context.includes('"exception"') || context.includes('"error"')) extra = extraText(parseJson(context))
+      if (context.includes('"exception"') || context.includes('"error"')) {
+        const extra = contextText(context)
+        // The decoded text replaces the raw JSON: searching both found every frame twice, one copy escaped.
+        if (extra !== null) all = `${body.slice(0, at)}\n${extra}`
+      }
     }
   }
-  let all = `${body}\n${extra}`
-  if (all.includes('\\')) all = all.replace(ESCAPE, (_, c: string) => CONTROL[c]!)
 
   // The substring checks skip regex scans that cannot match (most events carry no stack at all).
   const frames = all.includes('#') || all.includes('at ') || all.includes('File "') ? framesOf(all) : []
@@ -110,7 +117,9 @@ function framesOf(text: string): string[] {
 
 function isApplicationFrame(frame: string): boolean {
   if (frame.startsWith('node:') || frame.startsWith('internal/')) return false
-  return !LIBRARY_MARKERS.some((marker) => frame.includes(marker))
+  // `C:\\xampp\\htdocs\\shop\\vendor\\…` is library code as much as `/srv/shop/vendor/…` is.
+  const path = frame.includes('\\') ? frame.replaceAll('\\', '/') : frame
+  return !LIBRARY_MARKERS.some((marker) => path.includes(marker))
 }
 
 /** The context's `exception` (else `error`) as PHP's `(string)` cast reads it; objects contribute nothing. */
@@ -127,8 +136,92 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
-    return null
+    return undefined
   }
+}
+
+/**
+ * The `exception` (else `error`) text of a trailing JSON context, decoded. A one-line context is parsed as
+ * JSON. Laravel's context spans lines (its trace has real line breaks, which JSON does not allow), and it puts
+ * the exception last: its string is decoded from the last `"exception":"` to the closing quote, in one pass
+ * (a nested key of that name would be earlier; quotes inside strings are escaped, so none is mistaken). A
+ * context that is not JSON (cut by the capture limit) is decoded as far as it goes. Null without such a string.
+ */
+function contextText(context: string): string | null {
+  if (!context.includes('\n')) {
+    const parsed = parseJson(context)
+    if (parsed !== undefined) {
+      const text = extraText(parsed)
+      return text === '' ? null : unescapeOnce(text)
+    }
+  }
+  return partialString(context, '"exception":"') ?? partialString(context, '"error":"')
+}
+
+/**
+ * The JSON string value after the last `key` (`"exception":"`), decoded: the literal up to its closing quote
+ * is handed to the native JSON parser (raw control characters escaped first, as Laravel's trace has real line
+ * breaks); a literal without a closing quote (cut by the capture limit) is decoded by hand as far as it goes.
+ */
+function partialString(text: string, key: string): string | null {
+  const at = text.lastIndexOf(key)
+  if (at === -1) return null
+  const open = at + key.length - 1
+  const close = closingQuote(text, open + 1)
+  if (close === -1) return decodeEscapes(text, open + 1, true)
+  let literal = text.slice(open, close + 1)
+  if (literal.includes('\n')) literal = literal.replaceAll('\n', '\\n')
+  if (literal.includes('\r')) literal = literal.replaceAll('\r', '\\r')
+  if (literal.includes('\t')) literal = literal.replaceAll('\t', '\\t')
+  const parsed = parseJson(literal) // any other raw control character fails here and is decoded by hand
+  return typeof parsed === 'string' ? parsed : decodeEscapes(literal, 1, true)
+}
+
+/** The index of the first `"` from `from` that no backslash escapes, or -1. */
+function closingQuote(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let slashes = 0
+    while (text.charCodeAt(quote - 1 - slashes) === 0x5c) slashes++
+    if (slashes % 2 === 0) return quote
+  }
+  return -1
+}
+
+const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
+const HEX4 = /^[0-9a-fA-F]{4}$/
+
+/**
+ * JSON string escapes decoded in one left-to-right pass from `from` (so `\\n` is a backslash and an `n`),
+ * stopping at an unescaped `"` when `quoted`. An escape JSON does not know (`\J` in `App\Jobs`) stays as written.
+ */
+function decodeEscapes(text: string, from: number, quoted: boolean): string {
+  let out = ''
+  let pos = from
+  for (;;) {
+    const slash = text.indexOf('\\', pos)
+    const quote = quoted ? text.indexOf('"', pos) : -1
+    if (quote !== -1 && (slash === -1 || quote < slash)) return out + text.slice(pos, quote)
+    if (slash === -1 || slash + 1 >= text.length) return out + text.slice(pos)
+    out += text.slice(pos, slash)
+    const next = text[slash + 1]!
+    if (next === 'u' && HEX4.test(text.slice(slash + 2, slash + 6))) {
+      out += String.fromCharCode(parseInt(text.slice(slash + 2, slash + 6), 16))
+      pos = slash + 6
+    } else {
+      out += JSON_ESCAPES[next] ?? `\\${next}`
+      pos = slash + 2
+    }
+  }
+}
+
+/**
+ * Undoes one more level of escaping when a decoded exception text still reads as an escaped one-liner (a
+ * logger that JSON-encoded the trace string twice): no real line break, but literal `\n`. A text with real
+ * line breaks is final — a second pass would turn `C:\\new` into a line break.
+ */
+function unescapeOnce(text: string): string {
+  if (text.includes('\n') || !text.includes('\\n')) return text
+  return decodeEscapes(text, 0, false)
 }
 
 function shortTitle(line: string): string {

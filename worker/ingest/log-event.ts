@@ -21,6 +21,6 @@ export interface LogEvent {
   readonly byteStart: number
   /** Absolute offset just past the event's last byte, including its line terminator. */
   readonly byteEnd: number
-  /** `laravel` | `horizon` | `nginx_access` | `console` | `json` (§2.7). */
+  /** `laravel` | `horizon` | `nginx_access` | `nginx_error` | `apache_error` | `console` | `json` (§2.7). */
   readonly logType: string
 }

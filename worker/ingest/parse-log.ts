@@ -44,6 +44,11 @@ export interface ParseResult {
   readonly parser: LogParser
   /** True when the next chunk starts inside an event already emitted (see `ParseOptions.forceProgress`). */
   readonly insideEvent: boolean
+  /**
+   * Non-blank lines consumed that belong to no event: lines before a format's first header, lines an
+   * access log cannot read. Known noise (`LogParser.isNoise`) and blank lines are not counted.
+   */
+  readonly unparseable: number
 }
 
 interface Pending {
@@ -82,9 +87,11 @@ export function parseLog(chunk: Uint8Array, options: ParseOptions): ParseResult 
   const events: LogEvent[] = []
   let pending: Pending | null = null
   let skipping = options.insideEvent === true
+  let unparseable = 0
 
-  const emit = (start: EventStart, byteStart: number, byteEnd: number, body: string): void => {
-    const { occurredAt, severity, environment, context: structured } = start
+  const emit = (start: EventStart, byteStart: number, byteEnd: number, text: string): void => {
+    const { occurredAt, severity, environment } = start
+    const { body, context: structured } = parser.finish ? parser.finish(start, text) : { body: text, context: start.context }
     events.push({ occurredAt, severity, environment, body, context: structured, byteStart, byteEnd, logType: parser.logType })
   }
   const flush = (): void => {
@@ -106,6 +113,7 @@ export function parseLog(chunk: Uint8Array, options: ParseOptions): ParseResult 
     } else if (!skipping) {
       const orphan = parser.orphan(line, context)
       if (orphan !== null) emit(orphan, lineStart, lineEnd, capHeader(orphan.body, limit))
+      else if (!isBlank(line) && parser.isNoise?.(line) !== true) unparseable++
     }
   }
 
@@ -122,7 +130,7 @@ export function parseLog(chunk: Uint8Array, options: ParseOptions): ParseResult 
 
   if (options.isEndOfFile) {
     flush()
-    return { events, consumedTo: base + chunk.length, parser, insideEvent: false }
+    return { events, consumedTo: base + chunk.length, parser, insideEvent: false, unparseable }
   }
   const held = pending as Pending | null
   let consumedTo = held !== null ? held.byteStart : base + bytePos
@@ -131,9 +139,15 @@ export function parseLog(chunk: Uint8Array, options: ParseOptions): ParseResult 
     const cut = pending as Pending | null
     consumedTo = cut !== null ? cut.byteEnd : base + chunk.length
     flush()
-    return { events, consumedTo, parser, insideEvent: true }
+    return { events, consumedTo, parser, insideEvent: true, unparseable }
   }
-  return { events, consumedTo, parser, insideEvent: skipping }
+  return { events, consumedTo, parser, insideEvent: skipping, unparseable }
+}
+
+const NON_BLANK = /\S/
+
+function isBlank(line: string): boolean {
+  return !NON_BLANK.test(line)
 }
 
 /** End of the line's content: trailing `\r`s are stripped from the text (their bytes still count). */

@@ -11,9 +11,11 @@ export const SEVERITIES_KEY = 'ingestion.severities'
 
 /**
  * Bumped whenever a change to parsing, analysis or grouping makes earlier readings of a file wrong; part of
- * every file's import version, so a reindex (or a re-upload) reads such files again. The reference is at 11.
+ * every file's import version, so a reindex (or a re-upload) reads such files again. The reference is at 11;
+ * 12: format detection over the whole sample, Laravel header variants, nginx/Apache error logs, unescaped
+ * stacks, and the grouping of ids, hex, tokens and durations.
  */
-export const PARSER_VERSION = 11
+export const PARSER_VERSION = 12
 
 
 /** The allow-list as stored: known levels in LEVELS order; anything unusable falls back to the defaults. */

@@ -13,6 +13,7 @@ export type {
   DeletionResult,
   ErrorDetail,
   FailedImport,
+  FileImportResult,
   GroupDetail,
   GroupsPage,
   ImportJob,

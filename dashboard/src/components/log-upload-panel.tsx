@@ -4,7 +4,7 @@ import { uploadLog } from '../api/endpoints.ts'
 import type { ImportResult } from '../api/types.ts'
 import { formatBytes } from '../lib/format.ts'
 import { followImport } from '../lib/follow-import.ts'
-import { describeImport } from '../lib/import-summary.ts'
+import { combineFileResults, describeFileResult, describeImport } from '../lib/import-summary.ts'
 import { useCatalog } from '../state/catalog.tsx'
 import { invalidateData } from '../state/data-epoch.ts'
 import { showToast } from '../state/toasts.ts'
@@ -39,7 +39,10 @@ export function LogUploadPanel() {
       try {
         const first = await uploadLog(prefix ? `${prefix}/${file.name}` : file.name, file)
         if (first.job) setOutcomes([...results, { name: file.name, progress: 'continuing in the background…' }])
-        results.push({ name: file.name, result: await followImport(first, (job) => setOutcomes([...results, { name: file.name, progress: `importing in the background: ${job.files_done}/${job.files_total} files` }])) })
+        const final = await followImport(first, (job) => setOutcomes([...results, { name: file.name, progress: `importing in the background: ${job.files_done}/${job.files_total} files` }]))
+        // A background job's result covers only its own part of each file: the request's part is added back.
+        const fileResults = final === first ? (first.file_results ?? []) : combineFileResults(first.file_results ?? [], final.file_results ?? [])
+        results.push({ name: file.name, result: { ...final, file_results: fileResults } })
       } catch (failure) {
         results.push({ name: file.name, error: errorMessage(failure) })
       }
@@ -56,7 +59,7 @@ export function LogUploadPanel() {
   return (
     <section class="panel settings-panel" aria-labelledby="upload-heading">
       <h2 id="upload-heading" class="panel-title">Upload log files</h2>
-      <p class="muted">Laravel, Horizon, nginx access, console and JSON-lines logs are recognised automatically. Files are archived, so raw events stay viewable.</p>
+      <p class="muted">Laravel, Horizon, nginx access and error, Apache error, console and JSON-lines logs are recognised by their content. Files are archived, so raw events stay viewable.</p>
       <form class="form" onSubmit={upload}>
         <div class="form-grid">
           <Field id="upload-file" label="Log files" hint="Names ending in .log, .log.N, .jsonl or .ndjson.">
@@ -83,6 +86,15 @@ export function LogUploadPanel() {
           {outcomes.map((outcome, index) => (
             <li key={index} class={outcome.error ? 'field-error' : ''}>
               <strong>{outcome.name}</strong>: {outcome.error ?? outcome.progress ?? describeImport(outcome.result!)}
+              {(outcome.result?.file_results ?? []).length > 0 && (
+                <ul class="upload-file-results small muted" data-testid="upload-file-results">
+                  {outcome.result!.file_results.map((file) => (
+                    <li key={file.path}>
+                      <code>{file.path}</code> {describeFileResult(file)}
+                    </li>
+                  ))}
+                </ul>
+              )}
               {outcome.result?.errors?.map((message) => <div key={message} class="field-error small">{message}</div>)}
             </li>
           ))}

@@ -75,10 +75,31 @@ describe.each(TARGETS)('importFile on %s', { timeout: 60_000 }, (target) => {
       const ctx = context()
       expect(await importFile(ctx, await state(), createBudget(1 << 30, 60))).toEqual({ done: true })
       expect(ctx.result.events).toBe(EVENTS - interrupted.occurrences)
+      // The resumed run read every event after the checkpoint; what it did not store was already stored.
+      expect(ctx.result.file_results).toEqual([
+        { path: KEY, format: 'laravel', read: EVENTS - interrupted.occurrences, stored: EVENTS - interrupted.occurrences, skipped: {}, already_stored: 0, unparseable: 0 },
+      ])
       expect(await counts()).toEqual({ occurrences: EVENTS, distinct: EVENTS, count: EVENTS, days: EVENTS, file: EVENTS })
       expect((await state()).next_offset).toBe(bytes.length)
     })
   }
+
+  it('accounts for every line of a file: stored, skipped by severity, unparseable', async () => {
+    const { t } = m.scope
+    const text = 'preamble\n[2026-02-01 00:00:00] production.ERROR: a\n[2026-02-01 00:00:01] production.DEBUG: b\n[2026-02-01 00:00:02] production.INFO: c\n[2026-02-01 00:00:03] production.DEBUG: d\n[2026-02-01 00:00:04] production.WARNING: e\n'
+    const small = new TextEncoder().encode(text)
+    await m.scope.db.batch([
+      { sql: `DELETE FROM ${t.groups}` },
+      { sql: `UPDATE ${t.fileImports} SET next_offset = 0, inside_event = 0, occurrence_count = 0` },
+      { sql: `DELETE FROM ${t.occurrences}` },
+      { sql: `UPDATE ${t.sourceFiles} SET size = ?`, args: [small.length] },
+    ])
+    const ctx = { ...context(), bucket: fakeBucket({ [KEY]: small }) }
+    expect(await importFile(ctx, await state(), createBudget(1 << 30, 60))).toEqual({ done: true })
+    expect(ctx.result.file_results).toEqual([
+      { path: KEY, format: 'laravel', read: 5, stored: 2, skipped: { INFO: 1, DEBUG: 2 }, already_stored: 0, unparseable: 1 },
+    ])
+  })
 
   it('stops at the budget and continues where it stopped', async () => {
     const { t } = m.scope

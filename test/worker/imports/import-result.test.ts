@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { addByType, emptyResult, mergeResults, presentResult } from '../../../worker/imports/import-result.ts'
+import { addByType, addFileResult, emptyFileResult, emptyResult, mergeResults, presentResult } from '../../../worker/imports/import-result.ts'
+import type { ImportResult } from '../../../worker/imports/import-result.ts'
+
+const file = (path: string, counts: Partial<ReturnType<typeof emptyFileResult>> = {}) => ({ ...emptyFileResult(path, 'laravel'), ...counts })
 
 describe('import results', () => {
   it('sorts by_type keys, as the reference ksorts them', () => {
@@ -22,6 +25,29 @@ describe('import results', () => {
       ingested_severities: ['ERROR', 'WARNING'],
       by_type: { laravel: 7, console: 1 },
       errors: ['x: y'],
+      file_results: [],
     })
+  })
+
+  it('sums a file read across a job\'s messages into one entry and keeps the others in order', () => {
+    const a = emptyResult(['ERROR'])
+    addFileResult(a, file('shop/laravel.log', { read: 10, stored: 7, skipped: { DEBUG: 2, INFO: 1 }, unparseable: 1 }))
+    addFileResult(a, file('access.log', { format: 'nginx_access', read: 4, stored: 4 }))
+    const b = emptyResult(['ERROR'])
+    addFileResult(b, file('shop/laravel.log', { read: 5, stored: 3, skipped: { DEBUG: 1, NOTICE: 1 }, already_stored: 0, unparseable: 2 }))
+    const merged = mergeResults(a, b)
+    expect(presentResult(merged).file_results).toEqual([
+      { path: 'shop/laravel.log', format: 'laravel', read: 15, stored: 10, skipped: { NOTICE: 1, INFO: 1, DEBUG: 3 }, already_stored: 0, unparseable: 3 },
+      { path: 'access.log', format: 'nginx_access', read: 4, stored: 4, skipped: {}, already_stored: 0, unparseable: 0 },
+    ])
+    // merging copies: the earlier part is left as it was
+    expect(a.file_results[0]).toMatchObject({ read: 10, skipped: { DEBUG: 2, INFO: 1 } })
+  })
+
+  it('merges into a stored result from before file_results existed', () => {
+    const { file_results: _none, ...old } = emptyResult(['ERROR'])
+    const part = emptyResult(['ERROR'])
+    addFileResult(part, file('a.log', { read: 1, stored: 1 }))
+    expect(mergeResults(old as ImportResult, part).file_results).toEqual([file('a.log', { read: 1, stored: 1 })])
   })
 })

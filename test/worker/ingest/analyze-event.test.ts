@@ -26,10 +26,11 @@ describe('analyzeEvent on real fixtures', () => {
     )
     expect(first.exceptionClass).toBe('Illuminate\\Database\\QueryException')
     expect(first.sourceFrame).toBe('/app/app/Services/InvoiceWriter.php:64')
+    // Decoded from the JSON context once: single backslashes, and no closing `"}` after `{main}`.
     expect(first.stack!.split('\n')[0]).toBe(
-      "#0 /app/vendor/laravel/framework/src/Illuminate/Database/Connection.php(783): Illuminate\\\\Database\\\\Connection->runQueryCallback('insert into `in...', Array, Object(Closure))",
+      "#0 /app/vendor/laravel/framework/src/Illuminate/Database/Connection.php(783): Illuminate\\Database\\Connection->runQueryCallback('insert into `in...', Array, Object(Closure))",
     )
-    expect(first.stack!.endsWith('#4 {main}\n"}')).toBe(true)
+    expect(first.stack!.endsWith('#3 /app/app/Http/Controllers/InvoiceController.php(31): App\\Services\\InvoiceWriter->write(Object(App\\Models\\Invoice))\n#4 {main}')).toBe(true)
     expect(first.context!.startsWith('{"userId":42,"exception":"[object] (Illuminate')).toBe(true)
     expect(first.message).toBe(parseText(fixtureBytes('laravel.log'), 'laravel.log')[0]!.body)
   })
@@ -190,3 +191,46 @@ describe('analyzeEvent frames and stack', () => {
     expect(result.stack).toBe('/usr/lib/python3/site-packages/requests/api.py:9\n/srv/app/orders.py:42\n/srv/app/main.py:3')
   })
 })
+
+describe('analyzeEvent on Windows paths (issue 10)', () => {
+  // What Laravel writes on Windows: the context's JSON escapes every backslash, and the trace spans lines.
+  const body = [
+    'Call to undefined method App\\Http\\Controllers\\AnggotaController::edit() {"exception":"[object] (Error(code: 0): Call to undefined method App\\\\Http\\\\Controllers\\\\AnggotaController::edit() at C:\\\\laragon\\\\www\\\\shop\\\\vendor\\\\laravel\\\\framework\\\\src\\\\Illuminate\\\\Routing\\\\ControllerDispatcher.php:46)',
+    '[stacktrace]',
+    '#0 C:\\\\laragon\\\\www\\\\shop\\\\vendor\\\\laravel\\\\framework\\\\src\\\\Illuminate\\\\Routing\\\\Route.php(260): Illuminate\\\\Routing\\\\ControllerDispatcher->dispatch()',
+    '#1 C:\\\\laragon\\\\www\\\\shop\\\\app\\\\Http\\\\Middleware\\\\Tenant.php(31): Illuminate\\\\Routing\\\\Route->run()',
+    '#2 C:\\\\laragon\\\\www\\\\new\\\\tests\\\\index.php(17): handle()',
+    '#3 {main}',
+    '"} ',
+  ].join('\n')
+  const result = analyze(body)
+
+  it('skips C:\\…\\vendor\\… frames for the culprit and keeps single backslashes', () => {
+    expect(result.sourceFrame).toBe('C:\\laragon\\www\\shop\\app\\Http\\Middleware\\Tenant.php:31')
+    expect(result.exceptionClass).toBe('Error')
+  })
+
+  it('decodes the stack once: no doubled backslashes, no \\n or \\t turned into breaks, no stray `"}`', () => {
+    expect(result.stack).toBe(
+      [
+        '#0 C:\\laragon\\www\\shop\\vendor\\laravel\\framework\\src\\Illuminate\\Routing\\Route.php(260): Illuminate\\Routing\\ControllerDispatcher->dispatch()',
+        '#1 C:\\laragon\\www\\shop\\app\\Http\\Middleware\\Tenant.php(31): Illuminate\\Routing\\Route->run()',
+        '#2 C:\\laragon\\www\\new\\tests\\index.php(17): handle()',
+        '#3 {main}',
+      ].join('\n'),
+    )
+  })
+
+  it('reads frames of a context cut short by the capture limit the same way', () => {
+    const cut = analyze(body.slice(0, body.indexOf('#3 {main}')))
+    expect(cut.sourceFrame).toBe(result.sourceFrame)
+    expect(cut.stack).toBe(result.stack!.slice(0, result.stack!.indexOf('\n#3')))
+  })
+
+  it('does not unescape a plain message: a Windows path in text stays as written', () => {
+    const plain = analyze('Failed to open C:\\temp\\new\\report.txt\n#0 C:\\srv\\app\\Jobs\\Export.php(9): run()')
+    expect(plain.title).toBe('Failed to open C:\\temp\\new\\report.txt')
+    expect(plain.sourceFrame).toBe('C:\\srv\\app\\Jobs\\Export.php:9')
+  })
+})
+

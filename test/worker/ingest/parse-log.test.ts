@@ -30,6 +30,12 @@ const FILES: [string, Uint8Array][] = [
   ['app.jsonl', fixtureBytes('app.jsonl')],
   ['laravel.log', crlfBom(fixtureBytes('laravel.log'))],
   ['console.log', crlfBom(fixtureBytes('console.log')).slice(0, -2)], // CRLF, BOM and no final newline
+  // real files: multi-line nginx errors with trailing fields, Horizon banners, probes, CRLF
+  ['error.log', fixtureBytes('real/nginx-error-fastcgi.log')],
+  ['horizon.log', fixtureBytes('real/horizon-bracketed.log')],
+  ['horizon.log', fixtureBytes('real/horizon-after-exception.log')],
+  ['access.log', fixtureBytes('real/nginx-access-probes.log')],
+  ['error_log', fixtureBytes('real/apache-error-2.2.log')],
 ]
 
 describe('parseLog byte offsets', () => {
@@ -104,8 +110,9 @@ describe('parseLog chunking', () => {
   it.each(FILES.map(([name, bytes], i) => [`${name} #${i}`, name, bytes] as const))(
     'splitting %s at every byte yields the same events as one pass',
     (_label, name, bytes) => {
-      const whole = parseLog(bytes, options(name, bytes)).events
-      expect(whole.length).toBeGreaterThan(3)
+      const one = parseLog(bytes, options(name, bytes))
+      const whole = one.events
+      expect(whole.length).toBeGreaterThan(1)
       for (let cut = 0; cut <= bytes.length; cut++) {
         const first = parseLog(bytes.slice(0, cut), { ...options(name, bytes), isEndOfFile: false })
         expect(first.consumedTo).toBeLessThanOrEqual(cut)
@@ -115,6 +122,7 @@ describe('parseLog chunking', () => {
           baseOffset: first.consumedTo,
         })
         expect([...first.events, ...rest.events]).toEqual(whole)
+        expect(first.unparseable + rest.unparseable).toBe(one.unparseable) // no line counted twice or lost
       }
     },
   )
@@ -201,3 +209,33 @@ describe('parseLog capture limit', () => {
     expect(event!.byteEnd).toBe(encoder.encode(text).length)
   })
 })
+
+describe('parseLog accounting', () => {
+  it('counts non-blank lines outside every entry as unparseable; blank lines and known banners are not', () => {
+    const text = 'booting\n\n   \nstill booting\n[2026-01-01 10:00:00] production.ERROR: one\nnot unparseable: a continuation\n'
+    expect(parseLog(encoder.encode(text), { ...base, fileName: 'laravel.log', baseOffset: 0, isEndOfFile: true })).toMatchObject({
+      unparseable: 2,
+      events: [expect.objectContaining({ body: 'one\nnot unparseable: a continuation' })],
+    })
+    const horizon = 'Horizon started successfully.\nnoise\n[2026-01-01 10:00:00][1] Failed: X\n'
+    expect(parseLog(encoder.encode(horizon), { ...base, fileName: 'horizon.log', baseOffset: 0, isEndOfFile: true }).unparseable).toBe(1)
+  })
+
+  it('does not count the rest of an event a previous chunk emitted (insideEvent)', () => {
+    const text = 'tail of a long event\n[2026-01-01 10:00:00] production.ERROR: next\n'
+    const result = parseLog(encoder.encode(text), { ...base, fileName: 'laravel.log', parser: laravelParser, baseOffset: 9, isEndOfFile: true, insideEvent: true })
+    expect(result).toMatchObject({ unparseable: 0, events: [expect.objectContaining({ body: 'next' })] })
+  })
+
+  it('lets a parser rewrite an event once its last line is known (nginx request fields)', () => {
+    const text = '2024/05/01 10:00:00 [error] 9#9: *1 FastCGI sent in stderr: "PHP message: boom\n#0 {main}" while reading, client: 1.2.3.4, request: "GET / HTTP/1.1"\n'
+    const [event] = parseLog(encoder.encode(text), { ...base, fileName: 'error.log', baseOffset: 0, isEndOfFile: true }).events
+    expect(event).toMatchObject({
+      body: 'FastCGI sent in stderr: "PHP message: boom\n#0 {main}" while reading',
+      context: { pid: 9, tid: 9, connection: 1, client: '1.2.3.4', request: 'GET / HTTP/1.1' },
+      byteStart: 0,
+      byteEnd: encoder.encode(text).length,
+    })
+  })
+})
+

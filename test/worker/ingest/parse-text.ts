@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import type { LogEvent } from '../../../worker/ingest/log-event.ts'
 import { parseLog, type ParseOptions } from '../../../worker/ingest/parse-log.ts'
+import { fileBaseName, type LogParser } from '../../../worker/ingest/parsers/parser.ts'
+import { sampleLines } from '../../../worker/ingest/select-parser.ts'
 
 /** Fixed clock values, so "now" and "file mtime" fallbacks are visible in assertions. */
 export const NOW = '2030-01-01 00:00:00'
@@ -15,4 +17,9 @@ export function fixtureBytes(name: string): Uint8Array {
 export function parseText(input: string | Uint8Array, fileName: string, options: Partial<ParseOptions> = {}): LogEvent[] {
   const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input
   return parseLog(bytes, { fileName, baseOffset: 0, isEndOfFile: true, fileModifiedAt: MTIME, now: NOW, ...options }).events
+}
+
+/** A parser's detection score for a file name and sample, as `selectParser` computes it. */
+export function detectScore(parser: LogParser, fileName: string, sample: string): number {
+  return parser.detect(fileBaseName(fileName), sampleLines(sample))
 }

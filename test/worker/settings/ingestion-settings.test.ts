@@ -9,10 +9,11 @@ describe('ingestion settings (reference §3.5, §2.9)', () => {
     expect(validateSeverities(['debug', ' Error ', 'ERROR', 'emergency'])).toEqual(['EMERGENCY', 'ERROR', 'DEBUG'])
   })
 
-  it('reads what is stored, falling back to ERROR and WARNING', () => {
-    expect(parseSeverities(null)).toEqual(['ERROR', 'WARNING'])
-    expect(parseSeverities('not json')).toEqual(['ERROR', 'WARNING'])
-    expect(parseSeverities('["NOPE"]')).toEqual(['ERROR', 'WARNING'])
+  it('reads what is stored, falling back to WARNING and everything more severe', () => {
+    const defaults = ['EMERGENCY', 'ALERT', 'CRITICAL', 'ERROR', 'WARNING'] // WARNING and more severe
+    expect(parseSeverities(null)).toEqual(defaults)
+    expect(parseSeverities('not json')).toEqual(defaults)
+    expect(parseSeverities('["NOPE"]')).toEqual(defaults)
     expect(parseSeverities('["INFO","ERROR"]')).toEqual(['ERROR', 'INFO'])
   })
 
@@ -20,5 +21,6 @@ describe('ingestion settings (reference §3.5, §2.9)', () => {
     expect(importVersion(['ERROR', 'WARNING'])).toBe(PARSER_VERSION * 1000 + 0b11000)
     expect(importVersion(['EMERGENCY'])).toBe(PARSER_VERSION * 1000 + 1)
     expect(importVersion(['DEBUG'])).toBe(PARSER_VERSION * 1000 + 128)
+    expect(PARSER_VERSION).toBe(12) // 11 is the reference's; 12 reads files again with this round's parsing
   })
 })

@@ -1,7 +1,7 @@
 import type { Severity } from '../../../shared/constants.ts'
 import { normalizeSeverity } from '../severity.ts'
 import { epochToTimestamp, parseTimestamp } from '../timestamps.ts'
-import { firstNonBlankLineOf, type EventStart, type LineContext, type LogParser } from './parser.ts'
+import { countLines, score, type EventStart, type LineContext, type LogParser } from './parser.ts'
 
 // Not in the reference (its parsers are text formats): one JSON object per line, the shape edge runtimes,
 // pino, bunyan, winston, structlog and ECS loggers write. Field names are tried in the order listed.
@@ -17,8 +17,8 @@ const NON_BLANK = /\S/
 type JsonObject = Record<string, unknown>
 
 /**
- * JSON lines (`log_type` `json`), tried after the reference's formats and before the console fallback; it
- * claims any file whose first non-blank line is a JSON object.
+ * JSON lines (`log_type` `json`): detected by the sampled lines that are JSON objects (`.jsonl`/`.ndjson`
+ * names are a hint).
  * - message: `message|msg|text|body|event`, else the error's `message`, else the raw line.
  * - level: `level|severity|lvl|levelname|log.level` (also nested `log.level`); words through
  *   `normalizeSeverity`; pino/bunyan numbers 10 trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal (fatal is
@@ -35,7 +35,7 @@ export const jsonLinesParser: LogParser = {
   id: 'json-lines',
   logType: 'json',
   multiline: true,
-  supports: (_fileName, sample) => parseObject(firstNonBlankLineOf(sample)) !== null,
+  detect: (name, lines) => score(countLines(lines, (line) => parseObject(line) !== null), name.endsWith('.jsonl') || name.endsWith('.ndjson')),
   header(line, context) {
     const record = parseObject(line)
     return record === null ? null : fromRecord(record, line, context)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { consoleParser } from '../../../../worker/ingest/parsers/console.ts'
-import { MTIME, NOW, fixtureBytes, parseText } from '../parse-text.ts'
+import { MTIME, NOW, detectScore, fixtureBytes, parseText } from '../parse-text.ts'
 
 describe('consoleParser', () => {
   const events = parseText(fixtureBytes('console.log'), 'console.log')
@@ -47,6 +47,20 @@ describe('consoleParser', () => {
     expect(parseText(line, 'worker.log', { parser: consoleParser })[0]).toMatchObject({ severity, body, occurredAt })
   })
 
+  it.each([
+    ['2026-08-20 10:15:30 supervisor restarted the pool', 'INFO', 'supervisor restarted the pool', '2026-08-20 10:15:30'],
+    ['2026-08-20 10:15:30 error handling improved', 'INFO', 'error handling improved', '2026-08-20 10:15:30'], // prose, not a level
+    ['2026-08-20T10:15:30.123456+02:00 error: disk full', 'ERROR', 'disk full', '2026-08-20 08:15:30'],
+    ['2026-08-20T10:15:30Z [warn] slow', 'WARNING', 'slow', '2026-08-20 10:15:30'],
+    ['<34>1 2026-08-20T10:15:30.003Z web1 app - - started', 'INFO', 'web1 app - - started', '2026-08-20 10:15:30'],
+    ['Aug 20 10:15:30 web1 sshd[812]: error: maximum authentication attempts', 'ERROR', 'sshd[812]: error: maximum authentication attempts', '2026-08-20 10:15:30'],
+    ['Aug  2 03:04:05 web1 cron[9]: job ran', 'INFO', 'cron[9]: job ran', '2026-08-02 03:04:05'],
+    ['Dec 31 23:59:59 web1 kernel: late', 'INFO', 'kernel: late', '2025-12-31 23:59:59'], // after the file's mtime: last year
+    ['[2021-10-03 00:22:20 $46.0]\tINFO\tServer is reloading all workers now', 'INFO', 'Server is reloading all workers now', '2021-10-03 00:22:20'],
+  ])('keeps the own time of %j', (line, severity, body, occurredAt) => {
+    expect(parseText(line, 'worker.log', { parser: consoleParser })[0]).toMatchObject({ severity, body, occurredAt })
+  })
+
   it('makes every line before a header a standalone INFO event stamped with the file mtime', () => {
     const parsed = parseText('no timestamp here at all\nnor here\n', 'worker.log')
     expect(parsed.map((e) => [e.occurredAt, e.severity, e.body])).toEqual([
@@ -55,7 +69,8 @@ describe('consoleParser', () => {
     ])
   })
 
-  it('claims every file', () => {
-    expect(consoleParser.supports('anything.bin', '')).toBe(true)
+  it('scores the lines that carry a time of their own (what competes with the specific formats)', () => {
+    expect(detectScore(consoleParser, 'console.log', new TextDecoder().decode(fixtureBytes('console.log')))).toBe(4)
+    expect(detectScore(consoleParser, 'x.log', '[pending] heartbeat\nplain words\n')).toBe(0)
   })
 })

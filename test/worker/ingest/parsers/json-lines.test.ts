@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { jsonLinesParser } from '../../../../worker/ingest/parsers/json-lines.ts'
-import { MTIME, NOW, fixtureBytes, parseText } from '../parse-text.ts'
+import { MTIME, NOW, detectScore, fixtureBytes, parseText } from '../parse-text.ts'
 
 const one = (record: Record<string, unknown>) => parseText(`${JSON.stringify(record)}\n`, 'app.jsonl')[0]!
 
@@ -114,7 +114,14 @@ describe('jsonLinesParser', () => {
     ['[1,2]', false],
     ['{not json', false],
     ['plain text', false],
-  ])('claims a file starting %j: %s', (sample, expected) => {
-    expect(jsonLinesParser.supports('app.log', sample)).toBe(expected)
+  ])('recognises a file starting %j: %s', (sample, expected) => {
+    expect(detectScore(jsonLinesParser, 'app.log', sample) > 0).toBe(expected)
+  })
+
+  it('scores every JSON-object line, and half a line more for a .jsonl/.ndjson name', () => {
+    const sample = '{"msg":"a"}\nnot json\n{"msg":"b"}\n'
+    expect(detectScore(jsonLinesParser, 'app.log', sample)).toBe(2)
+    expect(detectScore(jsonLinesParser, 'app.jsonl', sample)).toBe(2.5)
+    expect(detectScore(jsonLinesParser, 'app.ndjson', 'plain')).toBe(0)
   })
 })

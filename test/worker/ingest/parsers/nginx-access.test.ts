@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { nginxAccessParser } from '../../../../worker/ingest/parsers/nginx-access.ts'
-import { fixtureBytes, parseText } from '../parse-text.ts'
+import { parseLog } from '../../../../worker/ingest/parse-log.ts'
+import { MTIME, NOW, detectScore, fixtureBytes, parseText } from '../parse-text.ts'
 
 const line = (stamp: string, status = 500, target = '/boom') =>
   `10.0.0.1 - - [${stamp}] "GET ${target} HTTP/1.1" ${status} 21 "-" "client/1.0"\n`
@@ -68,11 +69,44 @@ describe('nginxAccessParser', () => {
   })
 
   it.each([
-    ['access.log', line('01/Jan/2026:10:15:30 +0000'), true],
-    ['nginx-site.log', line('01/Jan/2026:10:15:30 +0000'), true],
-    ['server.log', line('01/Jan/2026:10:15:30 +0000'), false],
-    ['access.log', '[2026-01-01 10:00:00] production.ERROR: x', false],
-  ])('claims %s: %s', (name, sample, expected) => {
-    expect(nginxAccessParser.supports(name, sample)).toBe(expected)
+    ['access.log', line('01/Jan/2026:10:15:30 +0000'), 1.5],
+    ['nginx-site.log', line('01/Jan/2026:10:15:30 +0000'), 1.5],
+    ['server.log', line('01/Jan/2026:10:15:30 +0000'), 1], // by content alone
+    ['access.log', '[2026-01-01 10:00:00] production.ERROR: x', 0],
+  ])('scores %s: %s', (name, sample, expected) => {
+    expect(detectScore(nginxAccessParser, name, sample)).toBe(expected)
+  })
+
+  it('counts requests that are not HTTP: TLS handshakes, empty and missing request lines (status-derived severity)', () => {
+    const text = [
+      '192.241.233.14 - - [28/Aug/2020:23:13:24 +0000] "\\x16\\x03\\x01\\x00\\x8A\\x01\\x00\\x00\\x86\\x03\\x03J\\x18c" 400 157 "-" "-"',
+      '185.39.11.105 - - [26/Aug/2020:18:59:45 +0000] "" 400 0 "-" "-"',
+      '10.0.0.1 - - [26/Aug/2020:18:59:46 +0000] "-" 408 0 "-" "-"',
+      '10.0.0.2 - - [26/Aug/2020:18:59:47 +0000] "SSH-2.0-Go" 400 157 "-" "-"',
+      '10.0.0.3 - - [26/Aug/2020:18:59:48 +0000] "GET /a\\"b HTTP/1.1" 200 1 "-" "x"', // Apache escapes a quote as \"
+    ].join('\n')
+    const events = parseText(text, 'access.log')
+    expect(events.map((e) => [e.severity, e.body])).toEqual([
+      ['WARNING', 'HTTP 400 (binary request)'],
+      ['WARNING', 'HTTP 400 (empty request)'],
+      ['WARNING', 'HTTP 408 (no request)'],
+      ['WARNING', 'HTTP 400 (malformed request)'],
+      ['INFO', 'HTTP 200 GET /a\\"b'],
+    ])
+    expect(events[0]!.context).toEqual({
+      ip: '192.241.233.14',
+      method: '',
+      target: '\\x16\\x03\\x01\\x00\\x8A\\x01\\x00\\x00\\x86\\x03\\x03J\\x18c',
+      path: '',
+      status: 400,
+      bytes: '157',
+      referer: '-',
+      user_agent: '-',
+    })
+  })
+
+  it('counts a line that is no access-log line as unparseable', () => {
+    const bytes = fixtureBytes('access.log') // its third line is an nginx error-log line
+    expect(parseLog(bytes, { fileName: 'access.log', baseOffset: 0, isEndOfFile: true, fileModifiedAt: MTIME, now: NOW }).unparseable).toBe(1)
   })
 })
