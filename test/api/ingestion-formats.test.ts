@@ -96,6 +96,10 @@ describe('import-incoming: real-world formats (issue 10)', { timeout: 60_000 }, 
     expect(detail.sample_stack.startsWith('#0 C:\\laragon\\www\\perpustakaan\\vendor\\laravel\\framework\\src\\Illuminate\\Routing\\Route.php(264)')).toBe(true)
     expect(detail.sample_stack.endsWith('#45 {main}')).toBe(true)
     expect(detail.sample_stack).not.toContain('\\\\')
+    // skip_vendor drops the Windows vendor frames too, keeping the application's.
+    const folded = (await ok(get('error', { query: { app, id: issue!.id, skip_vendor: 'true' } }))).data.sample_stack as string
+    expect(folded).not.toContain('\\vendor\\')
+    expect(folded).toContain('#44 C:\\laragon\\www\\perpustakaan\\public\\index.php(17)')
   })
 
   it('starts a new event at every Laravel header variant, times converted to UTC', async () => {

@@ -1,3 +1,4 @@
+import { isLibraryPath } from '../../shared/library-path.ts'
 import type { LogEvent } from './log-event.ts'
 
 /** What grouping and the issue sample need from one event (reference §2.3, `EventAnalyzer::analyze`). */
@@ -23,8 +24,6 @@ const FRAME =
 const STACKTRACE = /\[stacktrace\]/i
 const TITLE_CUT = / \(Connection:| \{"exception"| SQL: insert into| SQL: update /i
 const WHITESPACE = /\s+/g
-/** Library code is never the culprit: the reference's markers plus Python's package dirs and Node internals. */
-const LIBRARY_MARKERS = ['/vendor/', '/node_modules/', '/site-packages/', '/dist-packages/']
 
 /**
  * Derives title, exception class, culprit frame, stack and context from an event, as reference §2.3 does:
@@ -117,9 +116,8 @@ function framesOf(text: string): string[] {
 
 function isApplicationFrame(frame: string): boolean {
   if (frame.startsWith('node:') || frame.startsWith('internal/')) return false
-  // `C:\\xampp\\htdocs\\shop\\vendor\\…` is library code as much as `/srv/shop/vendor/…` is.
-  const path = frame.includes('\\') ? frame.replaceAll('\\', '/') : frame
-  return !LIBRARY_MARKERS.some((marker) => path.includes(marker))
+  // Library code is never the culprit (Windows paths included), and neither are Node internals.
+  return !isLibraryPath(frame)
 }
 
 /** The context's `exception` (else `error`) as PHP's `(string)` cast reads it; objects contribute nothing. */

@@ -1,3 +1,4 @@
+import { isLibraryPath } from '../../../shared/library-path.ts'
 /**
  * Splits a stack trace into runs of application and vendor frames, so the inspector can fold the vendor
  * runs (the culprit rule of reference §2.3 treats `/vendor/` and `/node_modules/` the same way).
@@ -7,12 +8,11 @@ export interface StackSegment {
   readonly lines: string[]
 }
 
-const VENDOR = /[\\/](vendor|node_modules)[\\/]/
 
 export function splitStack(stack: string): StackSegment[] {
   const segments: StackSegment[] = []
   for (const line of stack.replace(/\r\n?/g, '\n').split('\n')) {
-    const vendor = VENDOR.test(line)
+    const vendor = isLibraryPath(line)
     const last = segments[segments.length - 1]
     if (last && last.vendor === vendor) last.lines.push(line)
     else segments.push({ vendor, lines: [line] })
