@@ -1,4 +1,4 @@
-import type { ImportMessage } from './imports/import-message.ts'
+import type { ImportMessage } from './jobs/job-message.ts'
 
 /**
  * The worker's bindings and variables (README "Configuration"). Secrets (`SERVICE_TOKEN`,

@@ -1,6 +1,6 @@
 import { createApp, createDeps } from './app.ts'
 import type { Env } from './env.ts'
-import { consumeImportQueue } from './imports/import-queue.ts'
+import { consumeImportQueue } from './jobs/queue-consumer.ts'
 import { runScheduledMaintenance } from './maintenance/scheduled.ts'
 
 /** One app per isolate: its caches (schemas, applications) live as long as the isolate. */

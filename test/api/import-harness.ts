@@ -6,8 +6,8 @@ import { RequestDatabases, type DatabaseHandle } from '../../worker/db/request-d
 import type { Deps } from '../../worker/deps.ts'
 import type { Env } from '../../worker/env.ts'
 import worker from '../../worker/index.ts'
-import { runImportJob } from '../../worker/imports/import-job.ts'
-import type { ImportMessage } from '../../worker/imports/import-message.ts'
+import { runImportJob } from '../../worker/jobs/run-job-step.ts'
+import type { ImportMessage } from '../../worker/jobs/job-message.ts'
 
 /**
  * Drives imports step by step in the parity suite (test/api/ingestion-*.test.ts): a Queue binding that records

@@ -7,7 +7,7 @@ import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError } from '../errors.ts'
 import { applyTagRules, RULE_TARGETS } from '../tags/tag-rules.ts'
 import { issueStatement, toIssueDetail, type IssueDetail } from './issue-detail.ts'
-import { manualFingerprint } from '../grouping/fingerprint.ts'
+import { manualFingerprint } from '../digest/grouping/fingerprint.ts'
 import { parseJson } from '../../drivers/dialect/dialect.ts'
 
 /**

@@ -2,8 +2,8 @@ import type { DeletionPreview, DeletionSource } from '../../shared/api.ts'
 import type { SqlValue } from '../../drivers/driver.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError } from '../errors.ts'
-import { deleteOccurrences } from '../ingest/persist/delete-occurrences.ts'
-import { withImportLock } from '../imports/import-lock.ts'
+import { deleteOccurrences } from '../digest/persist/delete-occurrences.ts'
+import { withImportLock } from '../jobs/import-lock.ts'
 import { isCalendarDate } from '../time.ts'
 
 /** The confirmation `delete-logs` requires, typed exactly (reference §3.6). */

@@ -1,10 +1,10 @@
 import type { AppScope } from '../apps/app-scope.ts'
 import type { Deps } from '../deps.ts'
-import { continueInBackground } from '../imports/conclude-run.ts'
-import { reapStatement } from '../imports/import-jobs.ts'
-import { runImportJob } from '../imports/import-job.ts'
-import { acquireImportLock } from '../imports/import-lock.ts'
-import { countRow, pendingFilesStatement, stagedUploads, withStaged } from '../imports/pending-work.ts'
+import { continueInBackground } from '../jobs/request-import.ts'
+import { reapStatement } from '../jobs/job-records.ts'
+import { runImportJob } from '../jobs/run-job-step.ts'
+import { acquireImportLock } from '../jobs/import-lock.ts'
+import { countRow, pendingFilesStatement, stagedUploads, withStaged } from '../intake/pending-work.ts'
 import { occurrencePolicy, pruneOccurrences } from './occurrence-retention.ts'
 
 /**

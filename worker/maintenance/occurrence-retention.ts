@@ -1,7 +1,7 @@
 import { lookup } from '../config.ts'
 import type { Deps } from '../deps.ts'
 import type { AppScope } from '../apps/app-scope.ts'
-import { deleteOccurrences } from '../ingest/persist/delete-occurrences.ts'
+import { deleteOccurrences } from '../digest/persist/delete-occurrences.ts'
 import { appSettings, settingValue } from '../settings/app-settings.ts'
 import { toTimestamp } from '../time.ts'
 

@@ -3,8 +3,8 @@ import type { ProcessedPolicy, ProcessedPruneResult, ProcessedStatus } from '../
 export type { ProcessedPolicy, ProcessedPruneResult, ProcessedStatus }
 import { lookup } from '../config.ts'
 import type { Deps } from '../deps.ts'
-import { isLogFileName } from '../imports/log-file-name.ts'
-import { listObjects, processedPrefix } from '../imports/log-storage.ts'
+import { isLogFileName } from '../intake/log-file-name.ts'
+import { listObjects, processedPrefix } from '../intake/log-storage.ts'
 
 
 

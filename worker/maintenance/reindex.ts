@@ -1,7 +1,7 @@
 import type { AppScope } from '../apps/app-scope.ts'
 import type { Deps } from '../deps.ts'
-import { importUnderLock, runRequestImport, type ImportResponse } from '../imports/conclude-run.ts'
-import { listObjects, logBucket, processedPrefix } from '../imports/log-storage.ts'
+import { importUnderLock, runRequestImport, type ImportResponse } from '../jobs/request-import.ts'
+import { listObjects, logBucket, processedPrefix } from '../intake/log-storage.ts'
 
 /** Ids per JSON parameter when resetting files (keeps the parameter far below D1's 1 MB string limit). */
 const IDS_PER_STATEMENT = 20_000

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts'
-import { tablePrefix, tablesFor } from '../apps/tables.ts'
+import { openResolvedScope } from '../apps/open-scope.ts'
 import { maintainApplication } from './maintain-application.ts'
 
 /**
@@ -11,9 +11,7 @@ export async function runScheduledMaintenance(deps: Deps, _cron: string): Promis
   const main = deps.databases.main()
   for (const app of await deps.registry.reload(main, deps.now())) {
     try {
-      const handle = deps.databases.forApplication(app.id)
-      await deps.registry.ensureSchema(handle, app, deps.now())
-      await maintainApplication(deps, { app, db: handle.db, t: tablesFor(tablePrefix(app.namespace, handle.dedicated), handle.db.dialect) })
+      await maintainApplication(deps, await openResolvedScope(deps, app))
     } catch (error) {
       console.error(`loupe: scheduled maintenance of application ${app.id} failed:`, error instanceof Error ? `${error.name}: ${error.message}` : error)
     }

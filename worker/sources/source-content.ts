@@ -1,8 +1,8 @@
 import type { RawEvent } from '../../shared/api.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { NotFoundError, OperationalError } from '../errors.ts'
-import { isSafeRelativePath } from '../imports/log-file-name.ts'
-import { processedPrefix, readRange } from '../imports/log-storage.ts'
+import { isSafeRelativePath } from '../intake/log-file-name.ts'
+import { processedPrefix, readRange } from '../intake/log-storage.ts'
 
 /** The most `source` returns of one event (reference §3.1: 4 MiB). */
 export const SOURCE_MAX_BYTES = 4 * 1024 * 1024

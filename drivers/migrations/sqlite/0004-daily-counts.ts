@@ -4,7 +4,7 @@ import type { Migration } from '../migration.ts'
  * Migration 0004 (application): `daily_counts`, occurrences per day and severity, so that the summary's
  * `trend` and `daily_severity` read a few hundred rows instead of every `group_days` row (at 1,000,000
  * occurrences over 100,000 issues they took 1.7 s). Imports fold new occurrences into it by id
- * (`rollups.through_id`, worker/ingest/persist/daily-counts.ts); the backfill and the first mark are
+ * (`rollups.through_id`, worker/digest/persist/daily-counts.ts); the backfill and the first mark are
  * insert-ignores, so a second run of this step changes nothing.
  */
 export const application0004: Migration = {

@@ -10,7 +10,7 @@ import { MIGRATIONS } from '../../../drivers/migrations/index.ts'
 import { LOCAL_ACTOR } from '../../../worker/actor.ts'
 import type { AppScope } from '../../../worker/apps/app-scope.ts'
 import { tablesFor } from '../../../worker/apps/tables.ts'
-import { rulePassStatements } from '../../../worker/ingest/persist/persist-statements.ts'
+import { rulePassStatements } from '../../../worker/digest/persist/persist-statements.ts'
 import { createTag, updateTagStatements } from '../../../worker/tags/tags.ts'
 import { openDriver, TARGETS, type OpenedDriver } from '../../drivers/driver-targets.ts'
 

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest'
+import { truncateUtf8, utf8Length } from '../../../worker/digest/utf8.ts'
+
+const encoder = new TextEncoder()
+
+describe('utf8Length', () => {
+  it.each(['', 'plain ascii', 'café', '«Zürich»', '日本語', '🚀 rocket', 'a\u{10FFFF}b', '\uD800 lone'])(
+    'agrees with TextEncoder for %j',
+    (text) => {
+      expect(utf8Length(text)).toBe(encoder.encode(text).length)
+    },
+  )
+})
+
+describe('truncateUtf8', () => {
+  it('never splits a character and never exceeds the budget', () => {
+    const text = 'aé日🚀b'
+    const results = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((max) => truncateUtf8(text, max))
+    expect(results).toEqual(['', 'a', 'a', 'aé', 'aé', 'aé', 'aé日', 'aé日', 'aé日', 'aé日', 'aé日🚀', 'aé日🚀b'])
+    for (const [max, prefix] of results.entries()) expect(encoder.encode(prefix).length).toBeLessThanOrEqual(max)
+  })
+})

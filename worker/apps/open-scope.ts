@@ -1,0 +1,21 @@
+import type { AppScope } from './app-scope.ts'
+import type { Application } from './application.ts'
+import { tablePrefix, tablesFor } from './tables.ts'
+import type { Deps } from '../deps.ts'
+
+/**
+ * The one way to open an application's scope — for a request (`withApp`), a queue message or the cron
+ * trigger alike: resolve the application (an id, or `undefined` for the first registered one, seed §1),
+ * make its schema current, and name its tables.
+ */
+export async function openScope(deps: Deps, appId: string | undefined): Promise<AppScope> {
+  const app = await deps.registry.resolve(deps.databases.main(), appId, deps.now())
+  return openResolvedScope(deps, app)
+}
+
+/** `openScope` for an application already read from the registry (the cron trigger walks them all). */
+export async function openResolvedScope(deps: Deps, app: Application): Promise<AppScope> {
+  const handle = deps.databases.forApplication(app.id)
+  await deps.registry.ensureSchema(handle, app, deps.now())
+  return { app, db: handle.db, t: tablesFor(tablePrefix(app.namespace, handle.dedicated), handle.db.dialect) }
+}

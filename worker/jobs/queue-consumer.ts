@@ -1,0 +1,28 @@
+import type { Deps } from '../deps.ts'
+import { runImportJob } from './run-job-step.ts'
+import { enqueueImport, isImportMessage } from './job-message.ts'
+
+/** While another run holds the application's lock, a job message comes back after this many seconds. */
+export const LOCK_RETRY_SECONDS = 10
+
+/**
+ * The Queue consumer (`queue` handler): runs each job message for one budget. A message whose job cannot
+ * take the lock yet is re-sent with a delay rather than retried, so waiting never uses up the queue's
+ * retry allowance; a message that throws (the database is down) is retried by the queue.
+ */
+export async function consumeImportQueue(batch: MessageBatch<unknown>, deps: Deps): Promise<void> {
+  for (const message of batch.messages) {
+    if (!isImportMessage(message.body)) {
+      message.ack()
+      continue
+    }
+    try {
+      const outcome = await runImportJob(deps, message.body)
+      if (outcome === 'locked') await enqueueImport(deps, message.body, LOCK_RETRY_SECONDS)
+      message.ack()
+    } catch (error) {
+      console.error(`loupe: import job ${message.body.app}#${message.body.job} failed and will be retried:`, error instanceof Error ? error.message : error)
+      message.retry({ delaySeconds: LOCK_RETRY_SECONDS })
+    }
+  }
+}
