@@ -1,5 +1,6 @@
 import { ForbiddenError, UnauthorizedError } from '../errors.ts'
 import type { Deps } from '../deps.ts'
+import { secretsEqual } from '../security/secrets-equal.ts'
 
 /** Routes that authenticate themselves and skip both checks (seed §5). */
 const SELF_AUTHENTICATING = new Set(['/health', '/ingest', '/tracker-webhook'])
@@ -19,7 +20,7 @@ export async function withGuard(request: Request, deps: Deps): Promise<void> {
   const expected = deps.config.token
   if (expected !== null) {
     const presented = presentedToken(request)
-    if (presented === null || !(await tokensEqual(presented, expected))) throw new UnauthorizedError(TOKEN_REQUIRED_MESSAGE)
+    if (presented === null || !(await secretsEqual(presented, expected))) throw new UnauthorizedError(TOKEN_REQUIRED_MESSAGE)
   }
   if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request, deps.config.serviceUrl)) {
     throw new ForbiddenError(CROSS_ORIGIN_MESSAGE)
@@ -32,23 +33,6 @@ function presentedToken(request: Request): string | null {
   const authorization = request.headers.get('authorization')
   const match = authorization ? /^Bearer\s+(.+)$/i.exec(authorization.trim()) : null
   return match ? match[1]!.trim() : null
-}
-
-/**
- * Constant-time comparison (design.md §6): both sides are hashed first, so neither the length nor the
- * position of the first difference shows in the timing.
- */
-async function tokensEqual(presented: string, expected: string): Promise<boolean> {
-  const encoder = new TextEncoder()
-  const [a, b] = await Promise.all([
-    crypto.subtle.digest('SHA-256', encoder.encode(presented)),
-    crypto.subtle.digest('SHA-256', encoder.encode(expected)),
-  ])
-  const left = new Uint8Array(a)
-  const right = new Uint8Array(b)
-  let difference = 0
-  for (let i = 0; i < left.length; i++) difference |= left[i]! ^ right[i]!
-  return difference === 0
 }
 
 /**
