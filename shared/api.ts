@@ -134,6 +134,8 @@ export interface StatusChangeResult {
   readonly from_status: IssueStatus
   readonly status: IssueStatus
   readonly note: string | null
+  /** What each enabled plugin's `statusChanged` hook returned, under the plugin's id (reference §4.1). */
+  readonly [pluginId: string]: unknown
 }
 
 /** `POST ?api=bulk-issues`. */

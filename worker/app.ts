@@ -17,6 +17,9 @@ import { registerSourceRoutes } from './sources/routes.ts'
 import { registerSummaryRoutes } from './summary/routes.ts'
 import { registerIssueRoutes } from './issues/routes.ts'
 import { registerModuleRoutes } from './modules/routes.ts'
+import { BUILTIN_PLUGINS } from './plugins/catalog.ts'
+import type { Plugin } from './plugins/plugin.ts'
+import { registerPluginRoutes } from './plugins/routes.ts'
 
 /** `api` values are kebab-case words; anything else cannot name an endpoint. */
 const API_NAME = /^[a-z][a-z0-9-]{0,63}$/
@@ -26,13 +29,16 @@ export interface App {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response>
   /** Per-isolate caches, exposed for the scheduled handler. */
   readonly registry: ApplicationRegistry
+  /** The plugin catalog the app serves (its routes are registered; its hooks run). */
+  readonly plugins: readonly Plugin[]
 }
 
 /**
  * The worker: `/?api=<name>` goes to the API router with the name as its path (`?api=tags` → `/tags`), so
  * method matching, 404 and 405 come from the router (design.md §1); every other request is the dashboard.
  */
-export function createApp(): App {
+export function createApp(options: { readonly plugins?: readonly Plugin[] } = {}): App {
+  const plugins = options.plugins ?? BUILTIN_PLUGINS
   const router: ApiRouter = createRouter()
   registerHealthRoutes(router)
   registerApplicationRoutes(router)
@@ -44,15 +50,17 @@ export function createApp(): App {
   registerMaintenanceRoutes(router)
   registerIssueRoutes(router)
   registerModuleRoutes(router)
+  registerPluginRoutes(router, plugins)
   const registry = new ApplicationRegistry()
 
   return {
     registry,
+    plugins,
     async fetch(request, env, ctx) {
       const url = new URL(request.url)
       const api = url.searchParams.get('api')
       if (api === null) return serveDashboard(request, env)
-      const deps = createDeps(env, ctx, registry)
+      const deps = createDeps(env, ctx, registry, plugins)
       let response: Response
       try {
         const routed = API_NAME.test(api) ? new Request(new URL(`/${api}${url.search}`, url), request) : null
@@ -69,8 +77,9 @@ export function createApp(): App {
   }
 }
 
-export function createDeps(env: Env, ctx: ExecutionContext, registry: ApplicationRegistry): Deps {
+export function createDeps(env: Env, ctx: ExecutionContext, registry: ApplicationRegistry, plugins: readonly Plugin[] = BUILTIN_PLUGINS): Deps {
   return {
+    plugins,
     env,
     config: readConfig(env),
     databases: new RequestDatabases(env),

@@ -2,6 +2,7 @@ import type { ServiceConfig } from './config.ts'
 import type { Env } from './env.ts'
 import type { RequestDatabases } from './db/request-databases.ts'
 import type { ApplicationRegistry } from './apps/registry.ts'
+import type { Plugin } from './plugins/plugin.ts'
 
 /**
  * Everything a handler or domain function may use, built once per request in `app.ts`. Nothing reads
@@ -14,6 +15,8 @@ export interface Deps {
   readonly databases: RequestDatabases
   /** Per-isolate cache of schemas and applications. */
   readonly registry: ApplicationRegistry
+  /** The plugin catalog (`worker/plugins/catalog.ts`); each plugin is on or off per application. */
+  readonly plugins: readonly Plugin[]
   now(): Date
   /** Keeps the isolate alive for work that finishes after the response (ExecutionContext.waitUntil). */
   waitUntil(promise: Promise<unknown>): void

@@ -9,7 +9,7 @@ const app = createApp()
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
   scheduled: (controller, env, ctx) => {
-    ctx.waitUntil(runScheduledMaintenance(createDeps(env, ctx, app.registry), controller.cron))
+    ctx.waitUntil(runScheduledMaintenance(createDeps(env, ctx, app.registry, app.plugins), controller.cron))
   },
-  queue: (batch, env, ctx) => consumeImportQueue(batch, createDeps(env, ctx, app.registry)),
+  queue: (batch, env, ctx) => consumeImportQueue(batch, createDeps(env, ctx, app.registry, app.plugins)),
 } satisfies ExportedHandler<Env>

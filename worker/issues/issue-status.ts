@@ -4,6 +4,10 @@ import type { Actor } from '../actor.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { NotFoundError } from '../errors.ts'
 import { ISSUE_NOT_FOUND } from './issue-messages.ts'
+import type { Plugin } from '../plugins/plugin.ts'
+import { decodePluginSettings, readPluginSettings } from '../plugins/plugin-settings.ts'
+import { runPluginHook } from '../plugins/run-plugin-hook.ts'
+import { toTimestamp } from '../time.ts'
 
 export interface StatusChange {
   readonly id: number
@@ -18,20 +22,28 @@ export interface StatusChange {
  * history row (taking `from_status` from the row before it changes), the update and the read-back are one
  * atomic batch — one round trip; an unknown issue writes nothing and is a 404.
  */
-export async function changeIssueStatus(scope: AppScope, change: StatusChange, actor: Actor, now: string): Promise<StatusChangeResult> {
+export async function changeIssueStatus(scope: AppScope, change: StatusChange, actor: Actor, now: Date, plugins: readonly Plugin[]): Promise<StatusChangeResult> {
   const { t, db } = scope
-  const [, , latest] = await db.batch([
+  const at = toTimestamp(now)
+  // The plugins' switches are read in the same batch when one could have a hook to run: no extra round trip.
+  const hooked = plugins.filter((plugin) => plugin.status === 'active' && plugin.hooks?.statusChanged)
+  const [, , latest, stored] = await db.batch([
     {
       sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
         SELECT id, status, ?, ?, ?, ? FROM ${t.groups} WHERE id = ?`,
-      args: [change.status, change.note, now, actor.label, change.id],
+      args: [change.status, change.note, at, actor.label, change.id],
     },
-    { sql: `UPDATE ${t.groups} SET status = ?, status_updated_at = ? WHERE id = ?`, args: [change.status, now, change.id] },
+    { sql: `UPDATE ${t.groups} SET status = ?, status_updated_at = ? WHERE id = ?`, args: [change.status, at, change.id] },
     { sql: `SELECT from_status FROM ${t.history} WHERE group_id = ? ORDER BY id DESC LIMIT 1`, args: [change.id] },
+    ...(hooked.length > 0 ? [readPluginSettings(scope, hooked)] : []),
   ])
   const row = latest!.rows[0]
   if (!row) throw new NotFoundError(ISSUE_NOT_FOUND)
-  return { id: change.id, from_status: row.from_status as IssueStatus, status: change.status, note: change.note }
+  const result: StatusChangeResult = { id: change.id, from_status: row.from_status as IssueStatus, status: change.status, note: change.note }
+  if (!stored) return result
+  const changed = { scope, now, issueId: change.id, fromStatus: result.from_status, status: change.status, note: change.note }
+  const outcomes = await runPluginHook({ plugins: hooked, scope, hook: 'statusChanged', now, settings: decodePluginSettings(hooked, stored.rows), call: (hooks) => hooks.statusChanged?.(changed) })
+  return { ...Object.fromEntries(outcomes), ...result }
 }
 
 /** Notes are trimmed and an empty note is no note. */

@@ -83,7 +83,7 @@ function presentDetail(detail: IssueDetail, key: 'data' | 'group'): ErrorDetail 
 async function updateIssueStatus(request: ApiRequest, deps: Deps) {
   const input = await readJson(request, IssueStatusInputSchema, deps.config.maxBodyBytes)
   const change = { id: toPositiveInteger(input.id)!, status: input.status.trim() as IssueStatus, note: normalizeNote(input.note) }
-  return json(await changeIssueStatus(scopeOf(request), change, LOCAL_ACTOR, toTimestamp(deps.now())))
+  return json(await changeIssueStatus(scopeOf(request), change, LOCAL_ACTOR, deps.now(), deps.plugins))
 }
 
 async function bulkIssues(request: ApiRequest, deps: Deps) {

@@ -11,6 +11,7 @@ import { updateJobStatement } from './job-records.ts'
 import { selectFailures, toFailureRow } from './failed-files.ts'
 import type { ImportLock } from './import-lock.ts'
 import { emptyResult } from './import-result.ts'
+import { runPluginHook } from '../plugins/run-plugin-hook.ts'
 
 /** How often progress rows are written and the lock renewed while a run works (milliseconds). */
 const PROGRESS_INTERVAL_MS = 1000
@@ -65,9 +66,13 @@ export async function createImportContext(
 
 /**
  * What follows a run that left nothing pending (reference §2.6 `finalize`, §6): occurrence retention
- * (self-throttled) and, for incoming imports, the archive's retention rules.
+ * (self-throttled), for incoming imports the archive's retention rules, and the plugins' `afterIngest` hooks
+ * (isolated: a failing hook is recorded, never thrown). `events`: occurrences the import stored.
  */
-export async function finalizeImport(deps: Deps, scope: AppScope, bucket: R2Bucket, pruneArchive: boolean): Promise<ProcessedPruneResult | null> {
+export async function finalizeImport(deps: Deps, scope: AppScope, bucket: R2Bucket, pruneArchive: boolean, events: number): Promise<ProcessedPruneResult | null> {
   await pruneOccurrences(scope, occurrencePolicy(deps), deps.now())
-  return pruneArchive ? pruneProcessed(bucket, scope.app.id, processedPolicy(deps), deps.now()) : null
+  const retention = pruneArchive ? await pruneProcessed(bucket, scope.app.id, processedPolicy(deps), deps.now()) : null
+  const now = deps.now()
+  await runPluginHook({ plugins: deps.plugins, scope, hook: 'afterIngest', now, call: (hooks) => hooks.afterIngest?.({ scope, now, via: 'file', events }) })
+  return retention
 }

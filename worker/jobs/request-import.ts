@@ -68,7 +68,7 @@ export async function runRequestImport(
     const { job, created } = await openBackgroundJob(deps, scope, options.kind, { files: outcome.remainingFiles, bytes: outcome.remainingBytes })
     return { response: { ...result, retention: null, job }, created: created ? job : null }
   }
-  const retention = await finalizeImport(deps, scope, bucket, options.kind === 'import-incoming')
+  const retention = await finalizeImport(deps, scope, bucket, options.kind === 'import-incoming', ctx.result.events)
   await closeOpenJobs(scope, toTimestamp(deps.now()))
   return { response: { ...result, retention, job: null }, created: null }
 }

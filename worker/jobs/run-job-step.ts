@@ -81,7 +81,7 @@ async function runJobStep(deps: Deps, scope: AppScope, job: ImportJob, bucket: R
       await scope.db.execute(updateJobStatement(scope, job.id, { ...progress, result: merged, bytes_total: bytesDone + outcome.remainingBytes, status: 'running', message: null }, stamp()))
       return 'continues'
     }
-    const retention = await finalizeImport(deps, scope, bucket, job.kind === 'import-incoming')
+    const retention = await finalizeImport(deps, scope, bucket, job.kind === 'import-incoming', merged.events)
     await scope.db.execute(
       updateJobStatement(scope, job.id, { ...progress, result: { ...merged, retention }, bytes_total: bytesDone, status: 'success', current_file: null, message: null, finished_at: stamp() }, stamp()),
     )

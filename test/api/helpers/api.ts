@@ -1,5 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import worker from '../../../worker/index.ts'
+import type { App } from '../../../worker/app.ts'
 import type { Env } from '../../../worker/env.ts'
 
 /** Origin of every test request; same-origin browser requests send this as `Origin`. */
@@ -15,6 +16,8 @@ export interface ApiCall {
   readonly base?: string
   /** Overrides of the worker's bindings for this call (e.g. `SERVICE_TOKEN`). */
   readonly env?: Partial<Record<keyof Env, string>>
+  /** Another build of the worker (e.g. `createApp({ plugins })` with a test plugin); default worker/index.ts. */
+  readonly worker?: Pick<App, 'fetch'>
 }
 
 export interface ApiResponse<T = any> {
@@ -46,7 +49,7 @@ export async function call<T = any>(method: string, api: string, options: ApiCal
   const request = new Request(url, { method, headers, body })
   const ctx = createExecutionContext()
   const testEnv = (options.env ? { ...env, ...options.env } : env) as Env
-  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, testEnv, ctx)
+  const response = await (options.worker ?? worker).fetch(request as Request<unknown, IncomingRequestCfProperties>, testEnv, ctx)
   await waitOnExecutionContext(ctx)
   const text = await response.text()
   const timing = /desc="(\d+) round trips"/.exec(response.headers.get('server-timing') ?? '')

@@ -1,0 +1,157 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from '../../worker/app.ts'
+import { OperationalError } from '../../worker/errors.ts'
+import { pluginCatalog } from '../../worker/plugins/catalog.ts'
+import { definePlugin } from '../../worker/plugins/plugin.ts'
+import { json } from '../../worker/http/respond.ts'
+import { appSettings } from '../../worker/settings/app-settings.ts'
+import { call, createTestApp, get, post } from './helpers/api.ts'
+import { createIssue, expectRoundTrips } from './helpers/fixtures.ts'
+import { topicLines } from './import-harness.ts'
+import { appDatabase, upload } from './ingestion-helpers.ts'
+
+const CATALOG = [
+  { id: 'tracker', name: 'Issue tracker', category: 'Integration', status: 'planned', enabled: false, last_error: null },
+  { id: 'alerts', name: 'Alerting', category: 'Notifications', status: 'planned', enabled: false, last_error: null },
+  { id: 'http_ingest', name: 'HTTP ingest', category: 'Ingestion', status: 'planned', enabled: false, last_error: null },
+  { id: 'releases', name: 'Release tracking', category: 'Insights', status: 'planned', enabled: false, last_error: null },
+  { id: 'access_analytics', name: 'Access-log analytics', category: 'Insights', status: 'planned', enabled: false, last_error: null },
+]
+
+describe('?api=plugins — the built-in catalog (reference §3.5, §4.1)', () => {
+  let app: string
+  beforeAll(async () => {
+    app = await createTestApp('plugins')
+  })
+
+  it('lists the five built-ins in catalog order, none available yet', async () => {
+    const response = await get('plugins', { query: { app } })
+    expect(response.status).toBe(200)
+    expect(response.body.data.map(({ description, ...rest }: { description: string }) => rest)).toEqual(CATALOG)
+    for (const plugin of response.body.data) expect(plugin.description.length).toBeGreaterThan(20)
+  })
+
+  it.each([
+    [{}, 'id and enabled are required.'],
+    [{ id: 'alerts' }, 'id and enabled are required.'],
+    [{ enabled: true }, 'id and enabled are required.'],
+    [{ id: 'alerts', enabled: 'yes' }, 'enabled must be true or false.'],
+    [{ id: 'alerts', enabled: 1 }, 'enabled must be true or false.'],
+    [{ id: 'nope', enabled: true }, 'Unknown plugin: nope.'],
+    [{ id: 42, enabled: true }, 'Unknown plugin: 42.'],
+    [{ id: 'alerts', enabled: true }, 'The Alerting plugin is not available yet.'],
+  ])('refuses %j with 422 "%s" and changes nothing', async (body, message) => {
+    const response = await post('plugins', body, { query: { app } })
+    expect(response.status).toBe(422)
+    expect(response.body).toEqual({ error: message })
+    expect((await get('plugins', { query: { app } })).body.data.every((plugin: { enabled: boolean }) => !plugin.enabled)).toBe(true)
+  })
+
+  it('switches a planned plugin off (allowed) and answers with the catalog', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH']) {
+      const response = await call(method, 'plugins', { query: { app }, body: { id: 'tracker', enabled: false } })
+      expect(response.status, response.text).toBe(200)
+      expect(response.body.data.find((plugin: { id: string }) => plugin.id === 'tracker').enabled).toBe(false)
+    }
+  })
+
+  it('answers other methods with 405 and an unknown application with 422', async () => {
+    const response = await call('DELETE', 'plugins', { query: { app } })
+    expect(response.status).toBe(405)
+    expect(response.body).toEqual({ error: 'GET, POST, PUT, or PATCH required.' })
+    expect((await get('plugins', { query: { app: 'no-such-app' } })).status).toBe(422)
+  })
+})
+
+/**
+ * A plugin built for this test, served by a worker built with it (`createApp({ plugins })`): its route, its
+ * switch, and its hooks — `afterIngest` and `statusChanged` — through the real request paths.
+ */
+const probe = definePlugin({
+  id: 'probe',
+  name: 'Probe',
+  description: 'Records what the hooks see.',
+  category: 'Insights',
+  status: 'active',
+  defaultEnabled: false,
+  routes: [{ endpoint: 'probe-echo', handlers: { GET: () => json({ echoed: true }) } }],
+  hooks: {
+    async statusChanged(change) {
+      if (change.note === 'fail with a message') throw new OperationalError('The tracker answered HTTP 401.')
+      if (change.note === 'fail with internals') throw new Error('SQLITE_ERROR: no such table app7_x at /worker/x.ts:12')
+      return { seen: `${change.fromStatus}→${change.status}` }
+    },
+    async afterIngest(event) {
+      await event.scope.db.execute(appSettings.write(event.scope, 'probe.ingested', `${event.via}:${event.events}`, '2026-01-01 00:00:00'))
+    },
+  },
+})
+const worker = createApp({ plugins: pluginCatalog([probe]) })
+
+describe('a plugin: its routes, switch and hooks', () => {
+  let app: string
+  let issueId: number
+  beforeAll(async () => {
+    app = await createTestApp('probe')
+    issueId = (await createIssue(app, { title: 'Probe target' })).id
+  })
+  const lastError = async () => (await get('plugins', { query: { app }, worker })).body.data.find((plugin: { id: string }) => plugin.id === 'probe').last_error
+
+  it('answers 404 on its routes while off, and serves them once switched on', async () => {
+    const off = await get('probe-echo', { query: { app }, worker })
+    expect(off.status).toBe(404)
+    expect(off.body).toEqual({ error: 'This plugin is disabled for the selected application.' })
+    // The default worker does not know the endpoint at all.
+    expect((await get('probe-echo', { query: { app } })).body).toEqual({ error: 'Unknown endpoint.' })
+    const status = await post('issue-status', { id: issueId, status: 'fixed' }, { query: { app }, worker })
+    expect(status.body).toEqual({ id: issueId, from_status: 'open', status: 'fixed', note: null })
+
+    const toggled = await post('plugins', { id: 'probe', enabled: true }, { query: { app }, worker })
+    expect(toggled.status).toBe(200)
+    expect(toggled.body.data.at(-1)).toMatchObject({ id: 'probe', status: 'active', enabled: true, last_error: null })
+    expect((await get('probe-echo', { query: { app }, worker })).body).toEqual({ echoed: true })
+    // Another application keeps its own switch.
+    const other = await createTestApp('probe-other')
+    expect((await get('probe-echo', { query: { app: other }, worker })).status).toBe(404)
+  })
+
+  it('merges the statusChanged result under the plugin id', async () => {
+    const response = await post('issue-status', { id: issueId, status: 'wont_fix' }, { query: { app }, worker })
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ id: issueId, from_status: 'fixed', status: 'wont_fix', note: null, probe: { seen: 'fixed→wont_fix' } })
+    // The switches are read in the status change's own batch: still one round trip.
+    expectRoundTrips(response, 1, 6)
+  })
+
+  it('keeps a failing hook away from the status change, shows it as last_error, and clears it on the next success', async () => {
+    const failed = await post('issue-status', { id: issueId, status: 'open', note: 'fail with a message' }, { query: { app }, worker })
+    expect(failed.status).toBe(200)
+    expect(failed.body).toEqual({ id: issueId, from_status: 'wont_fix', status: 'open', note: 'fail with a message' })
+    expect(await lastError()).toMatchObject({ hook: 'statusChanged', message: 'The tracker answered HTTP 401.' })
+    expect((await lastError()).at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+
+    // An unexpected error's text may carry internals: the owner is pointed at the log instead.
+    await post('issue-status', { id: issueId, status: 'open', note: 'fail with internals' }, { query: { app }, worker })
+    expect((await lastError()).message).toBe('The statusChanged hook failed unexpectedly; the worker log has the details.')
+
+    const ok = await post('issue-status', { id: issueId, status: 'fixed' }, { query: { app }, worker })
+    expect(ok.body.probe).toEqual({ seen: 'open→fixed' })
+    expect(await lastError()).toBeNull()
+  })
+
+  it('runs afterIngest once an import finishes, with the events it stored', async () => {
+    const response = await upload(app, 'probe/app.log', topicLines('probe', 7), { worker })
+    expect(response.status, response.text).toBe(200)
+    expect(response.body.events).toBe(7)
+    const { db, t, rows } = await appDatabase(app)
+    const key = db.dialect.quote('key')
+    expect(await rows(`SELECT value FROM ${t.settings} WHERE ${key} = 'probe.ingested'`)).toEqual([{ value: 'file:7' }])
+  })
+
+  it('runs no hook while the plugin is off', async () => {
+    await post('plugins', { id: 'probe', enabled: false }, { query: { app }, worker })
+    const response = await post('issue-status', { id: issueId, status: 'wont_fix', note: 'fail with a message' }, { query: { app }, worker })
+    expect(response.body).toEqual({ id: issueId, from_status: 'fixed', status: 'wont_fix', note: 'fail with a message' })
+    expect(await lastError()).toBeNull()
+  })
+})

@@ -1,0 +1,84 @@
+import type { AppScope } from '../apps/app-scope.ts'
+import type { Handler, Method } from '../http/router.ts'
+
+import type { HookFailure, PluginView } from '../../shared/schemas/plugin.ts'
+
+/** Where a plugin shows in the catalog (reference §4.1's categories). */
+export type PluginCategory = PluginView['category']
+
+/**
+ * `active` plugins can be switched on; `planned` ones are listed so users see what is coming, and switching
+ * one on is refused with "The {name} plugin is not available yet." (reference §3.5).
+ */
+export type PluginStatus = PluginView['status']
+
+/** One endpoint a plugin owns: `?api=<endpoint>`, a handler per method. Scoped to the request's application. */
+export interface PluginRoute {
+  readonly endpoint: string
+  readonly handlers: Partial<Record<Method, Handler>>
+}
+
+/** What every hook gets: the application it runs for and the clock. Hooks never see the request. */
+export interface HookContext {
+  readonly scope: AppScope
+  readonly now: Date
+}
+
+/** After events were stored, whatever brought them (file import, HTTP ingest, Sentry ingest). */
+export interface IngestedEvents extends HookContext {
+  /** Where the events came from: `file`, `http` or `sentry`. */
+  readonly via: 'file' | 'http' | 'sentry'
+  /** Occurrences stored by this ingest. */
+  readonly events: number
+}
+
+/** A stack about to be analysed, with the release the event named (releases de-minify it with source maps). */
+export interface StackToResolve extends HookContext {
+  readonly stack: string
+  readonly release: string | null
+}
+
+/** An issue's status changed through the API (not the automatic fixed → reoccurred, reference §2.8). */
+export interface StatusChanged extends HookContext {
+  readonly issueId: number
+  readonly fromStatus: string
+  readonly status: string
+  readonly note: string | null
+}
+
+/**
+ * The three hooks of reference §4.1. A failing hook never breaks the ingest or status change that called it:
+ * `runPluginHook` records its message as the plugin's `last_error`, cleared by its next success.
+ */
+export interface PluginHooks {
+  afterIngest?(event: IngestedEvents): Promise<void>
+  /** The first non-null result (in catalog order) replaces the stack. */
+  resolveStack?(event: StackToResolve): Promise<string | null>
+  /** The result is merged into the `issue-status` response under the plugin's id. */
+  statusChanged?(event: StatusChanged): Promise<unknown>
+}
+
+export type HookName = keyof PluginHooks & HookFailure['hook']
+
+/** A plugin: one folder under worker/plugins/ exporting one of these, listed once in `catalog.ts`. */
+export interface Plugin {
+  /** Snake case, stable: stored in settings and used by the API (`POST ?api=plugins {id}`). */
+  readonly id: string
+  readonly name: string
+  readonly description: string
+  readonly category: PluginCategory
+  readonly status: PluginStatus
+  /** Whether an application that never toggled the plugin has it on. */
+  readonly defaultEnabled: boolean
+  /** Endpoints it owns; each answers 404 while the plugin is off for the application. */
+  readonly routes?: readonly PluginRoute[]
+  readonly hooks?: PluginHooks
+}
+
+const PLUGIN_ID = /^[a-z][a-z0-9_]{0,39}$/
+
+/** Checks a plugin's identity once, where it is declared: a bad id would corrupt its settings keys. */
+export function definePlugin(plugin: Plugin): Plugin {
+  if (!PLUGIN_ID.test(plugin.id)) throw new Error(`Plugin id "${plugin.id}" must match ${PLUGIN_ID}`)
+  return plugin
+}
