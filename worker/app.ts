@@ -5,9 +5,8 @@ import { ApplicationRegistry } from './apps/registry.ts'
 import { registerApplicationRoutes } from './apps/routes.ts'
 import { RequestDatabases } from './db/request-databases.ts'
 import { registerHealthRoutes } from './health/routes.ts'
-import { toErrorResponse } from './http/error-response.ts'
 import { json } from './http/respond.ts'
-import { createRouter, type ApiRouter } from './http/router.ts'
+import { createRouter, UNKNOWN_ENDPOINT_MESSAGE, type ApiRouter } from './http/router.ts'
 import { serveDashboard } from './http/serve-dashboard.ts'
 import { registerTagRoutes } from './tags/routes.ts'
 import { registerImportRoutes } from './intake/routes.ts'
@@ -23,7 +22,6 @@ import { registerPluginRoutes } from './plugins/routes.ts'
 
 /** `api` values are kebab-case words; anything else cannot name an endpoint. */
 const API_NAME = /^[a-z][a-z0-9-]{0,63}$/
-export const UNKNOWN_ENDPOINT_MESSAGE = 'Unknown endpoint.'
 
 export interface App {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response>
@@ -60,19 +58,9 @@ export function createApp(options: { readonly plugins?: readonly Plugin[] } = {}
       const url = new URL(request.url)
       const api = url.searchParams.get('api')
       if (api === null) return serveDashboard(request, env)
-      const deps = createDeps(env, ctx, registry, plugins)
-      let response: Response
-      try {
-        const routed = API_NAME.test(api) ? new Request(new URL(`/${api}${url.search}`, url), request) : null
-        response = (routed && (await router.fetch(routed, deps))) || json({ error: UNKNOWN_ENDPOINT_MESSAGE }, 404)
-      } catch (error) {
-        response = toErrorResponse(error)
-      }
-      if (deps.config.serverTiming && deps.databases.stats.roundTrips > 0) {
-        response = new Response(response.body, response)
-        response.headers.set('server-timing', deps.databases.stats.toServerTiming())
-      }
-      return response
+      // A name that cannot be a route is not worth a trip through the guard and the router.
+      if (!API_NAME.test(api)) return json({ error: UNKNOWN_ENDPOINT_MESSAGE }, 404)
+      return router.fetch(new Request(new URL(`/${api}${url.search}`, url), request), createDeps(env, ctx, registry, plugins))
     },
   }
 }

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { MethodNotAllowedError } from '../errors.ts'
 import { toErrorResponse } from './error-response.ts'
+import { json } from './respond.ts'
 import { withGuard } from './guard.ts'
 
 /** A request as handlers see it: itty's parsed `query`, plus the application scope on scoped routes. */
@@ -11,15 +12,27 @@ export type Handler = (request: ApiRequest, deps: Deps) => Response | undefined 
 export type ApiRouter = RouterType<ApiRequest, [Deps]>
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
+export const UNKNOWN_ENDPOINT_MESSAGE = 'Unknown endpoint.'
+
 /**
- * The API router: the guard runs before every route, and one `catch` turns every error into the JSON error
- * envelope. Routes are the `api` value as a path (`?api=tags` → `/tags`; see app.ts).
+ * The API router: the guard runs before every route, one `catch` turns every error into the JSON error
+ * envelope, and the `finally` stage answers what no route claimed with 404 and adds `Server-Timing`. Routes
+ * are the `api` value as a path (`?api=tags` → `/tags`; see app.ts).
  */
 export function createRouter(): ApiRouter {
   return Router<ApiRequest, [Deps]>({
     before: [withGuard],
     catch: (error) => toErrorResponse(error),
+    finally: [(response: Response | undefined, _request: ApiRequest, deps: Deps) => withServerTiming(response ?? json({ error: UNKNOWN_ENDPOINT_MESSAGE }, 404), deps)],
   })
+}
+
+/** `Server-Timing: db;dur=…;desc="<n> round trips"` on responses that touched the database (config `server_timing`). */
+function withServerTiming(response: Response, deps: Deps): Response {
+  if (!deps.config.serverTiming || deps.databases.stats.roundTrips === 0) return response
+  const timed = new Response(response.body, response)
+  timed.headers.set('server-timing', deps.databases.stats.toServerTiming())
+  return timed
 }
 
 /**
