@@ -28,11 +28,10 @@ export function createLibsqlDriver(config: LibsqlConfig, onRoundTrip?: RoundTrip
     return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline })
   }
   const client = createClient({ url: config.url, authToken: config.authToken, intMode: 'number', fetch: clientFetch })
-  return createLibsqlDriverFromClient(client, options)
+  return driverOverClient(client, options)
 }
 
-/** Wraps an existing client (tests use this to drive the same code from Node). */
-export function createLibsqlDriverFromClient(client: LibsqlLike, options: DriverOptions = {}): Driver {
+function driverOverClient(client: LibsqlLike, options: DriverOptions): Driver {
   const driver: Driver = {
     name: 'libsql',
     dialect: sqliteDialect,

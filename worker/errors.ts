@@ -12,7 +12,6 @@ export type AppErrorKind =
   | 'method' // 405
   | 'too_large' // 413
   | 'rate_limited' // 429
-  | 'unavailable' // 503
 
 export class AppError extends Error {
   constructor(
@@ -87,13 +86,6 @@ export class RateLimitedError extends AppError {
     readonly retryAfterSeconds: number,
   ) {
     super('rate_limited', message)
-  }
-}
-
-/** 503 — the service cannot answer now (database unreachable or misconfigured). */
-export class UnavailableError extends AppError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('unavailable', message, options)
   }
 }
 

@@ -1,5 +1,4 @@
 import type { Statement } from '../../drivers/driver.ts'
-import type { IssueKind, IssueStatus, Severity } from '../../shared/constants.ts'
 import { toPositiveInteger } from '../../shared/schemas/fields.ts'
 import type { ManualIssueInput } from '../../shared/schemas/issue.ts'
 import type { Actor } from '../actor.ts'
@@ -7,7 +6,7 @@ import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError } from '../errors.ts'
 import { applyTagRules, RULE_TARGETS } from '../tags/tag-rules.ts'
 import { issueStatement, toIssueDetail, type IssueDetail } from './issue-detail.ts'
-import { manualFingerprint } from '../digest/grouping/fingerprint.ts'
+import { manualFingerprint } from './manual-fingerprint.ts'
 import { parseJson } from '../../drivers/dialect/dialect.ts'
 
 /**
@@ -19,7 +18,7 @@ export async function createManualIssue(scope: AppScope, input: ManualIssueInput
   const issue = normalize(input)
   await checkReferences(scope, issue.tagIds, issue.moduleId)
   const { t, db } = scope
-  const fingerprint = await manualFingerprint()
+  const fingerprint = manualFingerprint()
   const context = JSON.stringify({ origin: 'manual', kind: issue.kind, module_id: issue.moduleId })
   const statements: Statement[] = [
     {
@@ -62,9 +61,9 @@ function normalize(input: ManualIssueInput) {
   return {
     title: input.title.trim(),
     description: text(input.description),
-    kind: (input.kind?.trim() ?? 'issue') as IssueKind,
-    severity: (input.severity?.trim().toUpperCase() ?? 'INFO') as Severity,
-    status: (input.status?.trim() ?? 'open') as IssueStatus,
+    kind: input.kind,
+    severity: input.severity,
+    status: input.status,
     sourceFrame: text(input.source_frame),
     environment: input.environment?.trim() ?? 'local',
     note: text(input.note),

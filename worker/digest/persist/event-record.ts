@@ -42,8 +42,9 @@ export interface EventRecord {
  * Analyses and fingerprints events (reference §2.3–§2.5). Hashing is a synchronous SHA-256 (Web Crypto's async
  * `digest` costs more in promise overhead than the hash itself for strings this short), and the issue and
  * exact fingerprints are memoised per isolate — a log repeats the same few issues and stacks thousands of
- * times, and normalising a long stack costs more than hashing it. The formulas are those of
- * `worker/digest/grouping/fingerprint.ts` (test/worker/digest/persist/event-record.test.ts holds them equal).
+ * times, and normalising a long stack costs more than hashing it. This is the one implementation of the
+ * §2.5 formulas; test/worker/digest/persist/event-record.test.ts writes them out independently, and
+ * test/worker/digest/grouping/golden-fingerprints.test.ts pins every fixture's fingerprints.
  */
 export function toEventRecords(events: readonly LogEvent[], source: RecordSource, messageLimit = DEFAULT_MESSAGE_LIMIT): EventRecord[] {
   return events.map((event) => toEventRecord(event, source, messageLimit))

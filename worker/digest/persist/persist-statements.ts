@@ -19,8 +19,6 @@ export interface BatchTarget {
   readonly now: string
   /** The file checkpoint written in the same atomic batch (`file_imports`), so a resume never duplicates. */
   readonly checkpoint?: { readonly nextOffset: number; readonly insideEvent: boolean }
-  /** True when fingerprints were supplied by the sender (HTTP ingest) rather than derived (§2.5). */
-  readonly customFingerprints?: boolean
 }
 
 /**
@@ -153,15 +151,13 @@ function issueRowsSelect(d: Dialect, parameters = 1): string {
  * parameter, run before the occurrences so that it also inserts the batch's new issues (its rows cover every
  * issue the batch touches). Existing issues whose sample is unchanged — created by this run with the same
  * event, or a log repeating the same text — are not rewritten. Severity, exception class, log type and
- * module are inputs of a derived fingerprint, so equal already; caller-supplied fingerprints can group events
- * that differ in them, so those runs rewrite them too.
+ * module are inputs of the fingerprint, so equal already.
  */
 function sampleStatements(scope: AppScope, chunks: readonly string[], target: BatchTarget): Statement[] {
   if (chunks.length === 0) return []
   const d = scope.db.dialect
   const G = scope.t.groups
-  const identity = target.customFingerprints ? ['severity', 'exception_class', 'log_type', 'module_id'] : []
-  const overwrite = ['environment', 'title', 'source_frame', 'sample_message', 'sample_stack', 'sample_context', 'channel', ...identity]
+  const overwrite = ['environment', 'title', 'source_frame', 'sample_message', 'sample_stack', 'sample_context', 'channel']
   const sql = d.upsert(
     G,
     ISSUE_INSERT_COLUMNS,

@@ -1,16 +1,10 @@
 /**
- * Synchronous SHA-256 (FIPS 180-4) of UTF-8 text, as lower-case hex. Web Crypto's `digest` is asynchronous
- * and costs several microseconds per call in promise and copy overhead, which dominates for the short
- * strings hashed once per imported event (the event hash, reference §2.5); this loop is several times
- * faster there. Results are identical to `sha256Hex` (test/worker/digest/persist/sha256-sync.test.ts).
- */
-export function sha256Sync(text: string): string {
-  return sha256Joined([text], '')
-}
-
-/**
- * `sha256Sync(parts.join(separator))` without building the joined string (the event hash joins the whole
- * body; skipping that copy matters at tens of thousands of events per second).
+ * Synchronous SHA-256 (FIPS 180-4) of `parts.join(separator)` as UTF-8, in lower-case hex, without building
+ * the joined string. Web Crypto's `digest` is asynchronous and costs several microseconds per call in promise
+ * and copy overhead, which dominates for the short strings hashed once per imported event (the hashes and
+ * fingerprints of reference §2.5); this loop is several times faster there, and skipping the join copy of
+ * the whole body matters at tens of thousands of events per second. test/worker/digest/persist/
+ * sha256-sync.test.ts holds it equal to node's SHA-256.
  */
 export function sha256Joined(parts: readonly string[], separator: string): string {
   // UTF-8 is at most 3 bytes per UTF-16 unit; grow the scratch buffers when needed.

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { exactFingerprint, groupFingerprint } from '../../../../worker/digest/grouping/fingerprint.ts'
 import { normalize } from '../../../../worker/digest/grouping/normalize.ts'
-import { analyzeEvent } from '../../../../worker/digest/analyze-event.ts'
+import { toEventRecords } from '../../../../worker/digest/persist/event-record.ts'
 import { generateMixedLaravelLog } from '../../../fixtures/logs/generate-mixed-laravel-log.ts'
 import { fixtureBytes, parseText } from '../parse-text.ts'
 import golden from './golden-fingerprints.json'
@@ -23,23 +22,22 @@ interface Golden {
   readonly exact: string
 }
 
-async function current(): Promise<(Golden & { frame: string })[]> {
+/** Every event's fingerprints as an import computes them (the production path: parse, then event records). */
+function current(): (Golden & { frame: string })[] {
   const out: (Golden & { frame: string })[] = []
-  const read = async (file: string, bytes: Uint8Array) => {
-    for (const event of parseText(bytes, file)) {
-      const a = analyzeEvent(event)
-      const group = await groupFingerprint({ moduleId: null, logType: event.logType, severity: event.severity, exceptionClass: a.exceptionClass, title: a.title, sourceFrame: a.sourceFrame })
-      out.push({ file, byte_start: event.byteStart, title: a.title, group, exact: await exactFingerprint(group, a.stack), frame: a.sourceFrame ?? '' })
+  const read = (file: string, bytes: Uint8Array) => {
+    for (const record of toEventRecords(parseText(bytes, file), { moduleId: null, channel: file })) {
+      out.push({ file, byte_start: record.byteStart, title: record.title, group: record.fingerprint, exact: record.exact, frame: record.sourceFrame ?? '' })
     }
   }
-  for (const file of FILES) await read(file, fixtureBytes(file))
-  await read('mixed-laravel.log', new TextEncoder().encode(generateMixedLaravelLog(48)))
+  for (const file of FILES) read(file, fixtureBytes(file))
+  read('mixed-laravel.log', new TextEncoder().encode(generateMixedLaravelLog(48)))
   return out
 }
 
 describe('golden fingerprints of the existing fixtures', () => {
   it('are unchanged wherever the title and culprit frame hold none of the new tokens', async () => {
-    const now = await current()
+    const now = current()
     const before = golden as Golden[]
     expect(now.map((e) => [e.file, e.byte_start, e.title])).toEqual(before.map((e) => [e.file, e.byte_start, e.title]))
     const changed: string[] = []
@@ -60,7 +58,7 @@ describe('golden fingerprints of the existing fixtures', () => {
   })
 
   it('keeps every exact fingerprint except those of re-grouped events and of the stack that lost its `"}`', async () => {
-    const now = await current()
+    const now = current()
     const before = golden as Golden[]
     const differing = now.filter((e, i) => e.exact !== before[i]!.exact && e.group === before[i]!.group)
     // laravel.log's first event: its stack is now decoded from the JSON context, without the closing `"}`.

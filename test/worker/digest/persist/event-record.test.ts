@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { exactFingerprint, fileEventHash, groupFingerprint } from '../../../../worker/digest/grouping/fingerprint.ts'
 import { normalize } from '../../../../worker/digest/grouping/normalize.ts'
-import { analyzeEvent } from '../../../../worker/digest/analyze-event.ts'
 import type { LogEvent } from '../../../../worker/digest/log-event.ts'
-import { CONTEXT_PREVIEW_LIMIT, toEventRecords } from '../../../../worker/digest/persist/event-record.ts'
+import { CONTEXT_PREVIEW_LIMIT, toEventRecords, type EventRecord } from '../../../../worker/digest/persist/event-record.ts'
+import { parseText } from '../parse-text.ts'
+
+/** The formulas of reference §2.5, written out independently of the worker's hashing. */
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
 
 const event = (body: string, overrides: Partial<LogEvent> = {}): LogEvent => ({
   occurredAt: '2026-01-01 10:00:00',
@@ -17,24 +20,62 @@ const event = (body: string, overrides: Partial<LogEvent> = {}): LogEvent => ({
   ...overrides,
 })
 
-describe('toEventRecords', () => {
-  it('gives the fingerprints and hashes of reference §2.5 (memoised by the normalised key)', async () => {
+const recordOf = (logEvent: LogEvent, moduleId: number | null = null): EventRecord => toEventRecords([logEvent], { moduleId, channel: 'laravel.log' })[0]!
+
+describe('toEventRecords: fingerprints and hashes (reference §2.5)', () => {
+  it('hashes module|log_type|severity|class|normalize(title)|normalize(frame), the stack and the six event fields', () => {
     const bodies = [
       'Order 123 failed for a@x.test {"id":"b0f4a4ed-3ae5-4f18-8e06-4b8d459162ae"}',
-      'Order 456 failed for c@d.test {"id":"1c5349eb-8530-4235-abca-43ceba04a990"}',
       'RuntimeException: boom in /app/app/Jobs/Sync.php:57\n#0 /app/app/Jobs/Sync.php(57): run()\n#1 /app/vendor/x/y.php(9): go()',
     ]
-    const events = bodies.map((body, i) => event(body, { byteStart: i * 100 }))
-    const records = toEventRecords(events, { moduleId: 7, channel: 'laravel.log' })
-    for (const [i, record] of records.entries()) {
-      const analysis = analyzeEvent(events[i]!)
-      const key = { moduleId: 7, logType: 'laravel', severity: 'ERROR', exceptionClass: analysis.exceptionClass, title: analysis.title, sourceFrame: analysis.sourceFrame }
-      expect(record.fingerprint).toBe(await groupFingerprint(key))
-      expect(record.exact).toBe(await exactFingerprint(record.fingerprint, analysis.stack))
-      expect(record.hash).toBe(await fileEventHash({ ...events[i]!, channel: 'laravel.log' }))
-    }
-    expect(records[0]!.fingerprint).toBe(records[1]!.fingerprint)
-    expect(records[2]!).toMatchObject({ exceptionClass: 'RuntimeException', sourceFrame: '/app/app/Jobs/Sync.php:57', moduleId: 7, channel: 'laravel.log' })
+    const [plain, thrown] = toEventRecords(
+      bodies.map((body, i) => event(body, { byteStart: i * 100, environment: i === 0 ? null : 'production' })),
+      { moduleId: 7, channel: 'laravel.log' },
+    )
+    expect(plain!.fingerprint).toBe(sha256('7|laravel|ERROR||order {n} failed for {email}|'))
+    expect(plain!.exact).toBe(sha256(`${plain!.fingerprint}|`))
+    // A null environment joins as '', like PHP's implode.
+    expect(plain!.hash).toBe(sha256(`2026-01-01 10:00:00|ERROR||laravel|laravel.log|${bodies[0]}`))
+    expect(thrown).toMatchObject({ exceptionClass: 'RuntimeException', sourceFrame: '/app/app/Jobs/Sync.php:57', moduleId: 7, channel: 'laravel.log' })
+    expect(thrown!.fingerprint).toBe(sha256(`7|laravel|ERROR|RuntimeException|${normalize(thrown!.title)}|${normalize('/app/app/Jobs/Sync.php:57')}`))
+    expect(thrown!.exact).toBe(sha256(`${thrown!.fingerprint}|${normalize(thrown!.stack!)}`))
+    expect(thrown!.hash).toBe(sha256(`2026-01-01 10:00:00|ERROR|production|laravel|laravel.log|${bodies[1]}`))
+    // Without a module the key says so.
+    expect(recordOf(event(bodies[0]!)).fingerprint).toBe(sha256('unassigned|laravel|ERROR||order {n} failed for {email}|'))
+  })
+
+  const events = parseText(
+    [
+      '[2026-01-01 10:00:00] production.ERROR: Order 123 failed for a@x.test {"request_id":"b0f4a4ed-3ae5-4f18-8e06-4b8d459162ae"}',
+      '[2026-01-01 10:01:00] production.ERROR: Order 456 failed for c@d.test {"request_id":"1c5349eb-8530-4235-abca-43ceba04a990"}',
+      '[2026-01-01 10:02:00] production.WARNING: Order 789 failed for e@f.test {"request_id":"1c5349eb-8530-4235-abca-43ceba04a991"}',
+      '',
+    ].join('\n'),
+    'laravel.log',
+  )
+
+  it('groups "Order 123 …" and "Order 456 …" together', () => {
+    expect(recordOf(events[0]!).fingerprint).toBe(recordOf(events[1]!).fingerprint)
+  })
+
+  it('separates the same message at WARNING and at ERROR, and across modules', () => {
+    expect(recordOf(events[2]!).fingerprint).not.toBe(recordOf(events[0]!).fingerprint)
+    expect(recordOf(events[0]!, 3).fingerprint).not.toBe(recordOf(events[0]!).fingerprint)
+  })
+
+  it('gives the same fingerprint whatever the stack depth when the culprit skips /vendor/', () => {
+    const body = (id: string, frames: string[]) => `[2026-01-01 10:00:00] production.ERROR: SQLSTATE[23000]: Duplicate entry '${id}'\n[stacktrace]\n${frames.join('\n')}\n`
+    const [deep] = parseText(
+      body('inv-1', [
+        '#0 /app/vendor/laravel/framework/src/Illuminate/Database/Connection.php(795): run()',
+        '#1 /app/vendor/laravel/framework/src/Illuminate/Database/Connection.php(760): go()',
+        '#2 /app/app/Services/InvoiceWriter.php(64): insert()',
+      ]),
+      'laravel.log',
+    )
+    const [shallow] = parseText(body('inv-2', ['#0 /app/app/Services/InvoiceWriter.php(64): insert()']), 'laravel.log')
+    expect(recordOf(deep!).fingerprint).toBe(recordOf(shallow!).fingerprint)
+    expect(recordOf(deep!).exact).not.toBe(recordOf(shallow!).exact)
   })
 
   it('relies on normalize being idempotent', () => {
@@ -43,7 +84,7 @@ describe('toEventRecords', () => {
     }
   })
 
-  it('caps samples at the message limit and previews at 12,000 characters', async () => {
+  it('caps samples at the message limit and previews at 12,000 characters', () => {
     const context = JSON.stringify({ blob: 'y'.repeat(20_000) })
     const [record] = toEventRecords([event(`Huge ${'x'.repeat(200)} ${context}`)], { moduleId: null, channel: 'a.log' }, 100)
     expect(record!.message).toHaveLength(100)
