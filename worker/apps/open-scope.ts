@@ -13,6 +13,12 @@ export async function openScope(deps: Deps, appId: string | undefined): Promise<
   return openResolvedScope(deps, app)
 }
 
+/** `openScope`, or null when no such application is registered (any more). */
+export async function openScopeIfRegistered(deps: Deps, appId: string): Promise<AppScope | null> {
+  const app = await deps.registry.find(deps.databases.main(), appId, deps.now())
+  return app ? openResolvedScope(deps, app) : null
+}
+
 /** `openScope` for an application already read from the registry (the cron trigger walks them all). */
 export async function openResolvedScope(deps: Deps, app: Application): Promise<AppScope> {
   const handle = deps.databases.forApplication(app.id)

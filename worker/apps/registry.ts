@@ -72,10 +72,15 @@ export class ApplicationRegistry {
    * parameter"); unknown → 422, after one reload in case another isolate registered it.
    */
   async resolve(main: DatabaseHandle, appId: string | undefined, now: Date): Promise<Application> {
-    const find = (apps: Application[]) => (appId === undefined ? apps[0] : apps.find((app) => app.id === appId))
-    const found = find(await this.list(main, now)) ?? find(await this.reload(main, now))
+    const found = await this.find(main, appId, now)
     if (!found) throw new InvalidInputError(`Application '${appId ?? ''}' was not found.`)
     return found
+  }
+
+  /** `resolve` for callers to whom a missing application is not an input error (a queue message outliving it). */
+  async find(main: DatabaseHandle, appId: string | undefined, now: Date): Promise<Application | null> {
+    const pick = (apps: Application[]) => (appId === undefined ? apps[0] : apps.find((app) => app.id === appId))
+    return pick(await this.list(main, now)) ?? pick(await this.reload(main, now)) ?? null
   }
 
   /**

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts'
 import { parseAppDatabases } from '../db/app-databases.ts'
 import { SERVICE_VERSION } from '../version.ts'
 import { schemaScope } from '../apps/registry.ts'
+import { logFailure } from '../log-failure.ts'
 
 /** `timeout`: the database did not answer within `database.timeout_ms` (a stalled connection). */
 type DatabaseCheck = 'ok' | 'unreachable' | 'timeout' | 'misconfigured' | 'error'
@@ -67,7 +68,7 @@ export async function checkHealth(deps: Deps): Promise<HealthReport> {
     } catch (error) {
       // A database that stops answering mid-check is the database's failure, not the migrations'.
       if (error instanceof DriverError && (error.code === 'timeout' || error.code === 'connection')) throw error
-      console.error(`loupe: health: migrations failed: ${error instanceof Error ? error.message : String(error)}`)
+      logFailure('health: migrations failed', error)
       migrations = 'failed'
     }
   } catch (error) {
@@ -97,7 +98,7 @@ function latest(migrations: readonly { version: number }[]): number {
 
 function classify(error: unknown): DatabaseCheck {
   if (error instanceof DatabaseConfigError) return 'misconfigured'
-  console.error(`loupe: health: database check failed: ${error instanceof Error ? error.message : String(error)}`)
+  logFailure('health: database check failed', error)
   if (error instanceof DriverError) return error.code === 'timeout' ? 'timeout' : error.code === 'connection' ? 'unreachable' : 'error'
   return 'error'
 }

@@ -2,6 +2,7 @@ import { AppError, MethodNotAllowedError, PayloadTooLargeError, RateLimitedError
 import { DriverError } from '../../drivers/driver-error.ts'
 import { DatabaseConfigError } from '../../drivers/index.ts'
 import { json } from './respond.ts'
+import { logFailure } from '../log-failure.ts'
 
 const STATUS: Record<AppError['kind'], number> = {
   invalid: 422,
@@ -13,7 +14,6 @@ const STATUS: Record<AppError['kind'], number> = {
   method: 405,
   too_large: 413,
   rate_limited: 429,
-  unavailable: 503,
 }
 
 /** Fixed texts for failures whose details must stay server-side (design.md §4: no SQL, no stacks, no secrets). */
@@ -34,10 +34,9 @@ export function toErrorResponse(error: unknown): Response {
     if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds)
     if (error.kind === 'unauthorized') headers['www-authenticate'] = 'Bearer'
     if (error instanceof PayloadTooLargeError) headers.connection = 'close'
-    if (error.kind === 'unavailable') logFailure(error)
     return json({ error: error.message }, STATUS[error.kind], headers)
   }
-  logFailure(error)
+  logFailure('request failed', error)
   if (error instanceof DriverError) {
     if (error.code === 'timeout') return json({ error: DATABASE_TIMEOUT_MESSAGE }, 503)
     const unreachable = error.code === 'connection'
@@ -45,21 +44,4 @@ export function toErrorResponse(error: unknown): Response {
   }
   if (error instanceof DatabaseConfigError) return json({ error: DATABASE_MISCONFIGURED_MESSAGE }, 503)
   return json({ error: UNEXPECTED_ERROR_MESSAGE }, 500)
-}
-
-/** Server-side log line: name, code and message of the error and its causes (messages never reach clients). */
-function logFailure(error: unknown): void {
-  const parts: string[] = []
-  let current: unknown = error
-  for (let depth = 0; current && depth < 4; depth++) {
-    if (current instanceof Error) {
-      const code = (current as { code?: unknown }).code
-      parts.push(`${current.name}${code ? `[${String(code)}]` : ''}: ${current.message}`)
-      current = current.cause
-    } else {
-      parts.push(String(current))
-      break
-    }
-  }
-  console.error(`loupe: ${parts.join(' <- ')}`)
 }

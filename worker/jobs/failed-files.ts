@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts'
 import { toTimestamp } from '../time.ts'
 import type { ImportContext } from './import-context.ts'
 import { sha256Bytes } from '../intake/sha256-bytes.ts'
+import { logFailure } from '../log-failure.ts'
 
 export type { FailedImport }
 
@@ -55,14 +56,13 @@ export const FILE_UNEXPECTED_ERROR = 'Importing this file failed on an unexpecte
  */
 export function isOutage(error: unknown): boolean {
   if (error instanceof DriverError) return error.code === 'connection' || error.code === 'timeout'
-  if (error instanceof AppError) return error.kind === 'unavailable'
   return error instanceof DatabaseConfigError
 }
 
 /** The message shown for a failed file: an application error's own text, otherwise a fixed one (design.md §4). */
 export function failureMessage(error: unknown): string {
   if (error instanceof AppError) return error.message
-  console.error('loupe: importing a file failed:', error instanceof Error ? `${error.name}: ${error.message}` : error)
+  logFailure('importing a file failed', error)
   return error instanceof DriverError ? FILE_DATABASE_ERROR : FILE_UNEXPECTED_ERROR
 }
 

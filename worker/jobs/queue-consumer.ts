@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts'
 import { runImportJob } from './run-job-step.ts'
 import { enqueueImport, isImportMessage } from './job-message.ts'
+import { logFailure } from '../log-failure.ts'
 
 /** While another run holds the application's lock, a job message comes back after this many seconds. */
 export const LOCK_RETRY_SECONDS = 10
@@ -21,7 +22,7 @@ export async function consumeImportQueue(batch: MessageBatch<unknown>, deps: Dep
       if (outcome === 'locked') await enqueueImport(deps, message.body, LOCK_RETRY_SECONDS)
       message.ack()
     } catch (error) {
-      console.error(`loupe: import job ${message.body.app}#${message.body.job} failed and will be retried:`, error instanceof Error ? error.message : error)
+      logFailure(`import job ${message.body.app}#${message.body.job} failed and will be retried`, error)
       message.retry({ delaySeconds: LOCK_RETRY_SECONDS })
     }
   }

@@ -1,5 +1,5 @@
 import type { AppScope } from '../apps/app-scope.ts'
-import { AppError, InvalidInputError } from '../errors.ts'
+import { AppError } from '../errors.ts'
 import type { Deps } from '../deps.ts'
 import { toTimestamp } from '../time.ts'
 import { createBudget } from './import-context.ts'
@@ -11,7 +11,8 @@ import { runImport } from './run-import.ts'
 import { createImportContext, finalizeImport } from './import-session.ts'
 import { startStagedUploads } from './request-import.ts'
 import { STORAGE_MISSING_MESSAGE } from '../intake/log-storage.ts'
-import { openScope } from '../apps/open-scope.ts'
+import { openScopeIfRegistered } from '../apps/open-scope.ts'
+import { logFailure } from '../log-failure.ts'
 
 export const JOB_FAILED_MESSAGE = 'The import stopped on an unexpected error; the details are in the server log. Run the import again to resume it.'
 
@@ -22,13 +23,8 @@ export const JOB_FAILED_MESSAGE = 'The import stopped on an unexpected error; th
  * `locked` when another run holds the lock.
  */
 export async function runImportJob(deps: Deps, message: ImportMessage): Promise<'done' | 'locked'> {
-  let scope
-  try {
-    scope = await openScope(deps, message.app)
-  } catch (error) {
-    if (error instanceof InvalidInputError) return 'done' // the application is gone
-    throw error
-  }
+  const scope = await openScopeIfRegistered(deps, message.app)
+  if (!scope) return 'done' // the application is gone
   const job = await readJob(scope, message.job)
   if (!job || job.status === 'success' || job.status === 'failed') return 'done'
   const stamp = () => toTimestamp(deps.now())
@@ -87,7 +83,7 @@ async function runJobStep(deps: Deps, scope: AppScope, job: ImportJob, bucket: R
     )
     return 'closed'
   } catch (error) {
-    if (!(error instanceof AppError)) console.error('loupe: import job failed:', error instanceof Error ? `${error.name}: ${error.message}` : error)
+    if (!(error instanceof AppError)) logFailure(`import job ${scope.app.id}#${job.id} failed`, error)
     await scope.db.execute(
       updateJobStatement(scope, job.id, { status: 'failed', message: error instanceof AppError ? error.message : JOB_FAILED_MESSAGE, finished_at: stamp() }, stamp()),
     )

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts'
 import { openResolvedScope } from '../apps/open-scope.ts'
 import { maintainApplication } from './maintain-application.ts'
+import { logFailure } from '../log-failure.ts'
 
 /**
  * The cron trigger's work, per application: bring its schema up to date (so after a deploy with new
@@ -13,7 +14,7 @@ export async function runScheduledMaintenance(deps: Deps, _cron: string): Promis
     try {
       await maintainApplication(deps, await openResolvedScope(deps, app))
     } catch (error) {
-      console.error(`loupe: scheduled maintenance of application ${app.id} failed:`, error instanceof Error ? `${error.name}: ${error.message}` : error)
+      logFailure(`scheduled maintenance of application ${app.id} failed`, error)
     }
   }
 }

@@ -6,6 +6,7 @@ import type { HookName, Plugin, PluginHooks } from './plugin.ts'
 import { loadPluginSettings } from './plugin-catalog.ts'
 import type { HookFailure } from '../../shared/schemas/plugin.ts'
 import { isPluginEnabled, pluginSettingWrites, type PluginSettings } from './plugin-settings.ts'
+import { logFailure } from '../log-failure.ts'
 
 /** Hook failure messages are kept to this many characters (reference §4.1). */
 export const HOOK_FAILURE_MAX_CHARS = 300
@@ -48,7 +49,7 @@ export async function runPluginHook<R>(run: HookRun<R>): Promise<Map<string, R |
       if (run.firstResult && result !== null && result !== undefined) break
     } catch (error) {
       const failure: HookFailure = { hook: run.hook, message: failureMessage(run.hook, error), at }
-      console.error(`loupe: plugin ${plugin.id}: ${run.hook} hook failed for application ${run.scope.app.id}:`, describe(error))
+      logFailure(`plugin ${plugin.id}: ${run.hook} hook failed for application ${run.scope.app.id}`, error)
       writes.push(pluginSettingWrites.failure(run.scope, plugin.id, failure, at))
     }
   }
@@ -56,7 +57,7 @@ export async function runPluginHook<R>(run: HookRun<R>): Promise<Map<string, R |
     try {
       await run.scope.db.batch(writes)
     } catch (error) {
-      console.error(`loupe: recording plugin hook outcomes for application ${run.scope.app.id} failed:`, describe(error))
+      logFailure(`recording plugin hook outcomes for application ${run.scope.app.id}`, error)
     }
   }
   return results
@@ -67,7 +68,7 @@ async function loadSettingsQuietly(scope: AppScope, plugins: readonly Plugin[]):
   try {
     return await loadPluginSettings(scope, plugins)
   } catch (error) {
-    console.error(`loupe: reading plugin settings for application ${scope.app.id} failed; hooks skipped:`, describe(error))
+    logFailure(`reading plugin settings for application ${scope.app.id} failed; hooks skipped`, error)
     return null
   }
 }
@@ -79,8 +80,4 @@ async function loadSettingsQuietly(scope: AppScope, plugins: readonly Plugin[]):
 function failureMessage(hook: HookName, error: unknown): string {
   const message = error instanceof AppError ? error.message : `The ${hook} hook failed unexpectedly; the worker log has the details.`
   return message.length > HOOK_FAILURE_MAX_CHARS ? `${message.slice(0, HOOK_FAILURE_MAX_CHARS - 1)}…` : message
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 }
