@@ -1,4 +1,4 @@
-import { define, type Struct } from 'superstruct'
+import { coerce, define, unknown, type Struct } from 'superstruct'
 
 /**
  * Field types whose failure message is part of the API contract. `define` lets each carry its own
@@ -36,4 +36,45 @@ export function toPositiveInteger(value: unknown): number | null {
     return Number.isSafeInteger(number) && number >= 1 ? number : null
   }
   return null
+}
+
+/**
+ * A positive integer id, given as a number or a numeric string (browsers' form values are strings); the
+ * validated value is the number. `message` when missing or not a positive integer.
+ */
+export function positiveId(message: string): Struct<number, null> {
+  return coerce(
+    define<number>('id', (value) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? true : message)),
+    unknown(),
+    (value) => toPositiveInteger(value) ?? value,
+  )
+}
+
+/**
+ * One of `values`, after `normalise` (e.g. trimming, upper-casing) of a string input; the validated value is
+ * the normalised member. `message` otherwise.
+ */
+export function oneOf<T extends string>(values: readonly T[], message: string, normalise: (text: string) => string = (text) => text.trim()): Struct<T, null> {
+  const members: readonly string[] = values
+  return coerce(
+    define<T>('member', (value) => (typeof value === 'string' && members.includes(value) ? true : message)),
+    unknown(),
+    (value) => (typeof value === 'string' ? normalise(value) : value),
+  )
+}
+
+/** `oneOf`, where a missing or null value becomes `fallback`. */
+export function oneOfOr<T extends string>(values: readonly T[], fallback: T, message: string, normalise?: (text: string) => string): Struct<T, null> {
+  const member = oneOf(values, message, normalise)
+  return coerce(member, unknown(), (value) => (value === undefined || value === null ? fallback : value))
+}
+
+/** `oneOf`, or absent (undefined; null counts as absent). */
+export function optionalOneOf<T extends string>(values: readonly T[], message: string, normalise: (text: string) => string = (text) => text.trim()): Struct<T | undefined, null> {
+  const members: readonly string[] = values
+  return coerce(
+    define<T | undefined>('member', (value) => (value === undefined || (typeof value === 'string' && members.includes(value)) ? true : message)),
+    unknown(),
+    (value) => (value === null ? undefined : typeof value === 'string' ? normalise(value) : value),
+  )
 }

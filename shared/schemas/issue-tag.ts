@@ -1,18 +1,18 @@
-import { define, type, type Infer } from 'superstruct'
-import { toPositiveInteger } from './fields.ts'
+import { type, type Infer } from 'superstruct'
+import { oneOfOr, positiveId } from './fields.ts'
 
 export const ISSUE_TAG_MESSAGES = {
   required: 'group_id and tag_id are required.',
   action: 'action must be add or remove.',
 } as const
 
-/** `group_id`/`tag_id`: integers ≥ 1 (numeric strings accepted); missing or below 1 is the seed's 422. */
-const positiveId = define<number>('id', (value) => (toPositiveInteger(value) !== null ? true : ISSUE_TAG_MESSAGES.required))
-
-const action = define<'add' | 'remove' | undefined>('action', (value) =>
-  value === undefined || value === null || value === 'add' || value === 'remove' ? true : ISSUE_TAG_MESSAGES.action,
-)
-
-/** Body of `POST ?api=issue-tags` (seed §4.3). */
-export const IssueTagInputSchema = type({ group_id: positiveId, tag_id: positiveId, action })
+/**
+ * Body of `POST ?api=issue-tags` (seed §4.3): `group_id`/`tag_id` integers ≥ 1 (numeric strings accepted;
+ * missing or below 1 is the seed's 422), `action` add (default) or remove.
+ */
+export const IssueTagInputSchema = type({
+  group_id: positiveId(ISSUE_TAG_MESSAGES.required),
+  tag_id: positiveId(ISSUE_TAG_MESSAGES.required),
+  action: oneOfOr(['add', 'remove'] as const, 'add', ISSUE_TAG_MESSAGES.action, (text) => text),
+})
 export type IssueTagInput = Infer<typeof IssueTagInputSchema>

@@ -1,7 +1,7 @@
 import { define, type, type Infer } from 'superstruct'
 import { ISSUE_STATUSES, MANUAL_ISSUE_KINDS, SEVERITIES, type IssueStatus, type Severity } from '../constants.ts'
 import type { IssueTag } from './tag.ts'
-import { optionalText, toPositiveInteger } from './fields.ts'
+import { oneOf, oneOfOr, optionalOneOf, optionalText, positiveId, toPositiveInteger } from './fields.ts'
 
 /** An issue as the list endpoints return it (reference §3.1 "Item fields"). */
 export interface IssueListItem {
@@ -62,21 +62,10 @@ const title = define<string>('title', (value) => {
   if (typeof value !== 'string' || value.trim() === '') return ISSUE_MESSAGES.titleRequired
   return value.trim().length <= 500 ? true : ISSUE_MESSAGES.titleLength
 })
-const kind = define<string | undefined>('kind', (value) =>
-  value === undefined || value === null || (typeof value === 'string' && (MANUAL_ISSUE_KINDS as readonly string[]).includes(value.trim()))
-    ? true
-    : ISSUE_MESSAGES.kind,
-)
-const severity = define<string | undefined>('severity', (value) =>
-  value === undefined || value === null || (typeof value === 'string' && (SEVERITIES as readonly string[]).includes(value.trim().toUpperCase()))
-    ? true
-    : ISSUE_MESSAGES.severity,
-)
-const status = define<string | undefined>('status', (value) =>
-  value === undefined || value === null || (typeof value === 'string' && (ISSUE_STATUSES as readonly string[]).includes(value.trim()))
-    ? true
-    : ISSUE_MESSAGES.status,
-)
+/** Manual issues default to an open INFO issue (reference §3.1); severities are accepted in any case. */
+const kind = oneOfOr(MANUAL_ISSUE_KINDS, 'issue', ISSUE_MESSAGES.kind)
+const severity = oneOfOr(SEVERITIES, 'INFO', ISSUE_MESSAGES.severity, (text) => text.trim().toUpperCase())
+const status = oneOfOr(ISSUE_STATUSES, 'open', ISSUE_MESSAGES.status)
 const environment = define<string | undefined>('environment', (value) =>
   value === undefined || value === null || (typeof value === 'string' && value.trim().length >= 1 && value.trim().length <= 100)
     ? true
@@ -104,10 +93,8 @@ export const ManualIssueInputSchema = type({
 })
 export type ManualIssueInput = Infer<typeof ManualIssueInputSchema>
 
-const issueId = define<number | string>('id', (value) => (toPositiveInteger(value) !== null ? true : ISSUE_MESSAGES.issueId))
-const requiredStatus = define<string>('status', (value) =>
-  typeof value === 'string' && (ISSUE_STATUSES as readonly string[]).includes(value.trim()) ? true : ISSUE_MESSAGES.status,
-)
+const issueId = positiveId(ISSUE_MESSAGES.issueId)
+const requiredStatus = oneOf(ISSUE_STATUSES, ISSUE_MESSAGES.status)
 const comment = define<boolean | undefined>('comment', (value) =>
   value === undefined || value === null || typeof value === 'boolean' ? true : 'comment must be true or false.',
 )
@@ -145,7 +132,8 @@ export const BulkIssuesInputSchema = type({
   action: define<'status' | 'add_tag' | 'remove_tag'>('action', (value) =>
     value === 'status' || value === 'add_tag' || value === 'remove_tag' ? true : BULK_MESSAGES.action,
   ),
-  status,
+  /** Required by the `status` action (checked by the domain). */
+  status: optionalOneOf(ISSUE_STATUSES, ISSUE_MESSAGES.status),
   note: optionalText(10_000, ISSUE_MESSAGES.statusNote, 'note must be a string.'),
   /** Checked by the domain (required only for the tag actions). */
   tag_id: define<unknown>('tag_id', () => true),

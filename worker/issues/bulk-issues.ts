@@ -1,6 +1,5 @@
 import type { Statement } from '../../drivers/driver.ts'
 import type { BulkResult } from '../../shared/api.ts'
-import type { IssueStatus } from '../../shared/constants.ts'
 import { toPositiveInteger } from '../../shared/schemas/fields.ts'
 import { BULK_MESSAGES, ISSUE_MESSAGES, type BulkIssuesInput } from '../../shared/schemas/issue.ts'
 import type { Actor } from '../actor.ts'
@@ -23,8 +22,8 @@ export async function bulkUpdateIssues(scope: AppScope, input: BulkIssuesInput, 
   const inIds = `IN (SELECT j.id FROM ${db.dialect.jsonRecords({ id: 'integer' }, 'j')})`
 
   if (input.action === 'status') {
-    if (input.status === undefined || input.status === null) throw new InvalidInputError(ISSUE_MESSAGES.status)
-    const status = input.status.trim() as IssueStatus
+    const status = input.status
+    if (status === undefined) throw new InvalidInputError(ISSUE_MESSAGES.status)
     const note = normalizeNote(input.note)
     const { rows } = await db.execute({ sql: `SELECT id FROM ${t.groups} WHERE id ${inIds}`, args: [idsJson] })
     const found = new Set(rows.map((row) => Number(row.id)))

@@ -1,6 +1,5 @@
 import { AssignIssueInputSchema, BulkIssuesInputSchema, ISSUE_MESSAGES, IssueStatusInputSchema, ManualIssueInputSchema } from '../../shared/schemas/issue.ts'
 import { toPositiveInteger } from '../../shared/schemas/fields.ts'
-import type { IssueStatus } from '../../shared/constants.ts'
 import type { ErrorDetail, GroupDetail, GroupsPage, IssuesPage } from '../../shared/api.ts'
 import { LOCAL_ACTOR } from '../actor.ts'
 import type { Deps } from '../deps.ts'
@@ -82,7 +81,7 @@ function presentDetail(detail: IssueDetail, key: 'data' | 'group'): ErrorDetail 
 
 async function updateIssueStatus(request: ApiRequest, deps: Deps) {
   const input = await readJson(request, IssueStatusInputSchema, deps.config.maxBodyBytes)
-  const change = { id: toPositiveInteger(input.id)!, status: input.status.trim() as IssueStatus, note: normalizeNote(input.note) }
+  const change = { id: input.id, status: input.status, note: normalizeNote(input.note) }
   return json(await changeIssueStatus(scopeOf(request), change, LOCAL_ACTOR, deps.now(), deps.plugins))
 }
 
@@ -95,5 +94,5 @@ async function assign(request: ApiRequest, deps: Deps) {
   const input = await readJson(request, AssignIssueInputSchema, deps.config.maxBodyBytes)
   const raw = input.assigned_to_id
   const assignedToId = raw === undefined || raw === null || String(raw).trim() === '' ? null : String(raw).trim()
-  return json(await assignIssue(scopeOf(request), { id: toPositiveInteger(input.id)!, assignedToId }, deps.config.assignableUsers))
+  return json(await assignIssue(scopeOf(request), { id: input.id, assignedToId }, deps.config.assignableUsers))
 }

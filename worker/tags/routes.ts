@@ -1,6 +1,5 @@
 import { IssueTagInputSchema } from '../../shared/schemas/issue-tag.ts'
 import { TAG_MESSAGES, TagInputSchema } from '../../shared/schemas/tag.ts'
-import { toPositiveInteger } from '../../shared/schemas/fields.ts'
 import { LOCAL_ACTOR } from '../actor.ts'
 import { readJson, readJsonObject, validated } from '../http/read-body.ts'
 import { readResourceId } from '../http/resource-id.ts'
@@ -38,7 +37,7 @@ export function registerTagRoutes(router: ApiRouter): void {
     {
       POST: async (request, deps) => {
         const input = await readJson(request, IssueTagInputSchema, deps.config.maxBodyBytes)
-        const change = { groupId: toPositiveInteger(input.group_id)!, tagId: toPositiveInteger(input.tag_id)!, action: input.action ?? 'add' }
+        const change = { groupId: input.group_id, tagId: input.tag_id, action: input.action }
         return json(await changeIssueTag(scopeOf(request), change, toTimestamp(deps.now())))
       },
     },

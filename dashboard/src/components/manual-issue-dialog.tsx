@@ -45,7 +45,7 @@ export function ManualIssueDialog({ onClose }: { onClose: () => void }) {
     setBusy(true)
     setErrors({})
     try {
-      const created = await createIssue(input)
+      const created = await createIssue(valid.value)
       showToast(`Created issue #${created.data.id}`)
       invalidateData()
       onClose()
