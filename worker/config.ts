@@ -1,6 +1,8 @@
 import type { Env } from './env.ts'
 import { PAGINATION } from '../shared/constants.ts'
 import type { AssignableUser } from '../shared/api.ts'
+import { integerSetting, readSetting, type ConfigSection } from './config/config-section.ts'
+import { DATABASE_SECTION, INGESTION_SECTION, LIMITS_SECTION, RETENTION_SECTION } from './config/sections.ts'
 
 export type { AssignableUser }
 
@@ -16,6 +18,10 @@ export interface ServiceConfig {
   readonly assignableUsers: readonly AssignableUser[]
   /** Largest JSON request body accepted (config `limits.max_body_bytes`). */
   readonly maxBodyBytes: number
+  /** `ingestion.*` (worker/config/sections.ts). */
+  readonly ingestion: ReturnType<typeof INGESTION_SECTION.read>
+  /** `retention.*` (worker/config/sections.ts). */
+  readonly retention: ReturnType<typeof RETENTION_SECTION.read>
   /** Whether API responses carry `Server-Timing: db;…` (round trips and time spent in the database). */
   readonly serverTiming: boolean
   /**
@@ -23,54 +29,43 @@ export interface ServiceConfig {
    * answers 503 and `health` reports `timeout` (issue 10: a stalled database must not hang requests).
    */
   readonly databaseTimeoutMs: number
-  /** The parsed `SERVICE_CONFIG` object, for keys read by later features and plugins. */
-  readonly settings: Readonly<Record<string, unknown>>
+  /** The value of a section registered with `parseConfig` (a plugin's own settings). */
+  section<T>(section: ConfigSection<T>): T
   readonly warnings: readonly string[]
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
-/** Ten seconds: well above a healthy call (an 8000-event import batch takes about a second on PlanetScale). */
-export const DEFAULT_DATABASE_TIMEOUT_MS = 10_000
-
-/** Keys `SERVICE_CONFIG` understands; anything else draws a warning (a typo should not go unnoticed). */
-const KNOWN_KEYS = new Set([
-  'auth.token',
-  'pagination.default_limit',
-  'pagination.max_limit',
-  'assignable_users',
-  'limits.max_body_bytes',
-  'server_timing',
-  'database.timeout_ms',
-  'ingestion.capture_limit',
-  'ingestion.message_limit',
-  'ingestion.import_batch_events',
-  'ingestion.request_budget_bytes',
-  'ingestion.job_budget_bytes',
-  'ingestion.max_file_attempts',
-  'retention.occurrences_max_age_days',
-  'retention.max_occurrences_per_group',
-  'retention.processed_max_age_days',
-  'retention.processed_max_files',
-])
+/** The sections every installation has; plugins register theirs through `parseConfig`'s `sections`. */
+const CORE_SECTIONS: readonly ConfigSection<unknown>[] = [LIMITS_SECTION, DATABASE_SECTION, INGESTION_SECTION, RETENTION_SECTION]
+/** Keys outside any section. */
+const TOP_LEVEL_KEYS = ['auth.token', 'pagination.default_limit', 'pagination.max_limit', 'assignable_users', 'server_timing']
 
 const cache = new WeakMap<object, ServiceConfig>()
 
 /** Parses the configuration once per `env` object (it is the same object for every request of an isolate). */
-export function readConfig(env: Env): ServiceConfig {
+export function readConfig(env: Env, sections: readonly ConfigSection<unknown>[] = []): ServiceConfig {
   const cached = cache.get(env)
   if (cached) return cached
-  const config = parseConfig(env)
+  const config = parseConfig(env, sections)
   cache.set(env, config)
   return config
 }
 
-export function parseConfig(env: Env): ServiceConfig {
+/**
+ * `SERVICE_CONFIG` (JSON, nested or dotted keys) and the environment, parsed once into typed values: the core
+ * sections, `sections` registered by plugins, and the keys outside any section. Every bad value is a warning
+ * (`health` shows them) and its default is used; unknown keys are warnings too.
+ */
+export function parseConfig(env: Env, sections: readonly ConfigSection<unknown>[] = []): ServiceConfig {
   const warnings: string[] = []
   const settings = parseSettings(env.SERVICE_CONFIG, warnings)
   const get = (key: string) => lookup(settings, key)
-  for (const key of flattenKeys(settings)) {
-    if (!KNOWN_KEYS.has(key)) warnings.push(`SERVICE_CONFIG key "${key}" is not recognised and was ignored.`)
+  const all = [...CORE_SECTIONS, ...sections]
+  const known = new Set([...TOP_LEVEL_KEYS, ...all.flatMap((section) => section.keys)])
+  for (const key of flattenKeys(settings, known)) {
+    if (!known.has(key)) warnings.push(`SERVICE_CONFIG key "${key}" is not recognised and was ignored.`)
   }
+  const values = new Map<ConfigSection<unknown>, unknown>(all.map((section) => [section, section.read(get, warnings)]))
+  const valueOf = <T,>(section: ConfigSection<T>): T => (values.has(section) ? (values.get(section) as T) : section.read(get, []))
 
   const configToken = get('auth.token')
   const token = env.SERVICE_TOKEN?.trim() || (typeof configToken === 'string' ? configToken.trim() : '') || null
@@ -78,18 +73,20 @@ export function parseConfig(env: Env): ServiceConfig {
   const hasSecret = Boolean(env.SERVICE_SECRET?.trim())
   if (!hasSecret) warnings.push('SERVICE_SECRET is not set: secrets stored by integrations would be kept unencrypted.')
 
-  const maxLimit = integerSetting(get('pagination.max_limit'), 'pagination.max_limit', PAGINATION.maxLimit, 1, 1000, warnings)
-  const defaultLimit = integerSetting(get('pagination.default_limit'), 'pagination.default_limit', Math.min(PAGINATION.defaultLimit, maxLimit), 1, maxLimit, warnings)
+  const maxLimit = readSetting(get, 'pagination.max_limit', integerSetting(1, 1000, PAGINATION.maxLimit), warnings)
+  const defaultLimit = readSetting(get, 'pagination.default_limit', integerSetting(1, maxLimit, Math.min(PAGINATION.defaultLimit, maxLimit)), warnings)
   return {
     token,
     serviceUrl: parseServiceUrl(env.SERVICE_URL, warnings),
     hasSecret,
     pagination: { defaultLimit, maxLimit },
     assignableUsers: parseAssignableUsers(get('assignable_users'), warnings),
-    maxBodyBytes: integerSetting(get('limits.max_body_bytes'), 'limits.max_body_bytes', DEFAULT_MAX_BODY_BYTES, 1024, 100 * 1024 * 1024, warnings),
+    maxBodyBytes: valueOf(LIMITS_SECTION).max_body_bytes,
     serverTiming: get('server_timing') !== false,
-    databaseTimeoutMs: integerSetting(get('database.timeout_ms'), 'database.timeout_ms', DEFAULT_DATABASE_TIMEOUT_MS, 100, 300_000, warnings),
-    settings,
+    databaseTimeoutMs: valueOf(DATABASE_SECTION).timeout_ms,
+    ingestion: valueOf(INGESTION_SECTION),
+    retention: valueOf(RETENTION_SECTION),
+    section: valueOf,
     warnings,
   }
 }
@@ -117,22 +114,15 @@ function parseSettings(raw: string | undefined, warnings: string[]): Record<stri
   return {}
 }
 
-/** Dotted names of the leaves, treating `assignable_users` (an array) as a leaf. */
-function flattenKeys(settings: Readonly<Record<string, unknown>>, prefix = ''): string[] {
+/** Dotted names of the leaves, treating known keys (`assignable_users`, an array) as leaves. */
+function flattenKeys(settings: Readonly<Record<string, unknown>>, known: ReadonlySet<string>, prefix = ''): string[] {
   return Object.entries(settings).flatMap(([key, value]) => {
     const name = prefix ? `${prefix}.${key}` : key
-    if (value && typeof value === 'object' && !Array.isArray(value) && !KNOWN_KEYS.has(name)) {
-      return flattenKeys(value as Record<string, unknown>, name)
+    if (value && typeof value === 'object' && !Array.isArray(value) && !known.has(name)) {
+      return flattenKeys(value as Record<string, unknown>, known, name)
     }
     return [name]
   })
-}
-
-function integerSetting(value: unknown, key: string, fallback: number, min: number, max: number, warnings: string[]): number {
-  if (value === undefined) return fallback
-  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value
-  warnings.push(`SERVICE_CONFIG ${key} must be an integer from ${min} to ${max}; using ${fallback}.`)
-  return fallback
 }
 
 function parseServiceUrl(raw: string | undefined, warnings: string[]): string | null {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { lookup, parseConfig, readConfig } from '../../worker/config.ts'
+import { defineSection, integerSetting } from '../../worker/config/config-section.ts'
 
 describe('parseConfig', () => {
   it('uses the defaults and warns about a missing token and secret', () => {
@@ -47,6 +48,27 @@ describe('parseConfig', () => {
     expect(parseConfig({ SERVICE_CONFIG: '{"paginaton":{"max_limit":5}}' }).warnings).toContain('SERVICE_CONFIG key "paginaton.max_limit" is not recognised and was ignored.')
     expect(parseConfig({ SERVICE_CONFIG: '[1]' }).warnings).toContain('SERVICE_CONFIG is not a JSON object and was ignored.')
     expect(parseConfig({ SERVICE_CONFIG: '{oops' }).warnings).toContain('SERVICE_CONFIG is not a JSON object and was ignored.')
+  })
+
+  it('parses the ingestion and retention sections, each bad value a warning naming its default', () => {
+    const config = parseConfig({
+      SERVICE_CONFIG: JSON.stringify({ ingestion: { import_batch_events: 400, job_budget_bytes: 10 }, 'retention.processed_max_files': 5, retention: { occurrences_max_age_days: -1 } }),
+    })
+    expect(config.ingestion).toEqual({ capture_limit: 4194304, message_limit: 120000, import_batch_events: 400, request_budget_bytes: 16777216, job_budget_bytes: 268435456, max_file_attempts: 3 })
+    expect(config.retention).toEqual({ occurrences_max_age_days: 0, max_occurrences_per_group: 0, processed_max_age_days: 0, processed_max_files: 5 })
+    expect(config.warnings).toContain('SERVICE_CONFIG ingestion.job_budget_bytes must be an integer from 65536 to 17179869184; using 268435456.')
+    expect(config.warnings).toContain('SERVICE_CONFIG retention.occurrences_max_age_days must be an integer from 0 to 36500; using 0.')
+  })
+
+  it('reads a section a plugin registers, and knows its keys', () => {
+    const section = defineSection('probe', { limit: integerSetting(1, 10, 5) })
+    const config = parseConfig({ SERVICE_CONFIG: '{"probe":{"limit":11,"other":1}}' }, [section])
+    expect(config.section(section)).toEqual({ limit: 5 })
+    expect(config.warnings).toContain('SERVICE_CONFIG probe.limit must be an integer from 1 to 10; using 5.')
+    expect(config.warnings).toContain('SERVICE_CONFIG key "probe.other" is not recognised and was ignored.')
+    expect(config.warnings).not.toContain('SERVICE_CONFIG key "probe.limit" is not recognised and was ignored.')
+    // Without the plugin the whole section is unknown.
+    expect(parseConfig({ SERVICE_CONFIG: '{"probe":{"limit":3}}' }).warnings).toContain('SERVICE_CONFIG key "probe.limit" is not recognised and was ignored.')
   })
 
   it('turns Server-Timing off only when asked', () => {

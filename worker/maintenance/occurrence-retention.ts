@@ -1,4 +1,3 @@
-import { lookup } from '../config.ts'
 import type { Deps } from '../deps.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { deleteOccurrences } from '../digest/persist/delete-occurrences.ts'
@@ -26,11 +25,8 @@ export const RETENTION_INTERVAL_SECONDS = 900
 const LAST_RUN_KEY = 'retention.occurrences_last_run'
 
 export function occurrencePolicy(deps: Pick<Deps, 'config'>): OccurrencePolicy {
-  const days = (key: string) => {
-    const value = lookup(deps.config.settings, key)
-    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0
-  }
-  return { maxAgeDays: days('retention.occurrences_max_age_days'), maxPerGroup: days('retention.max_occurrences_per_group') }
+  const { retention } = deps.config
+  return { maxAgeDays: retention.occurrences_max_age_days, maxPerGroup: retention.max_occurrences_per_group }
 }
 
 /**

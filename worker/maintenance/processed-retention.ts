@@ -1,7 +1,6 @@
 import type { ProcessedPolicy, ProcessedPruneResult, ProcessedStatus } from '../../shared/api.ts'
 
 export type { ProcessedPolicy, ProcessedPruneResult, ProcessedStatus }
-import { lookup } from '../config.ts'
 import type { Deps } from '../deps.ts'
 import { isLogFileName } from '../intake/log-file-name.ts'
 import { listObjects, processedPrefix } from '../intake/log-storage.ts'
@@ -10,11 +9,8 @@ import { listObjects, processedPrefix } from '../intake/log-storage.ts'
 
 
 export function processedPolicy(deps: Pick<Deps, 'config'>): ProcessedPolicy {
-  const read = (key: string) => {
-    const value = lookup(deps.config.settings, key)
-    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0
-  }
-  return { processed_max_age_days: read('retention.processed_max_age_days'), processed_max_files: read('retention.processed_max_files') }
+  const { retention } = deps.config
+  return { processed_max_age_days: retention.processed_max_age_days, processed_max_files: retention.processed_max_files }
 }
 
 /** `GET ?api=processed-retention`: the policy and the archive's size, from an R2 listing. */

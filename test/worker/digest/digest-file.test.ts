@@ -8,6 +8,7 @@ import { importVersion } from '../../../worker/settings/ingestion-settings.ts'
 import { TARGETS } from '../../drivers/driver-targets.ts'
 import { migratedScope, type MigratedScope } from './persist/migrated-scope.ts'
 import { fakeBucket } from '../intake/fake-bucket.ts'
+import { parseConfig } from '../../../worker/config.ts'
 
 const EVENTS = 5000
 const KEY = 'processed/app/laravel.log'
@@ -30,7 +31,7 @@ describe.each(TARGETS)('importFile on %s', { timeout: 60_000 }, (target) => {
     severities: [...severities],
     allowed: new Set(severities),
     version: importVersion([...severities]),
-    limits: importLimits({ config: { settings: { ingestion: { import_batch_events: 1000 } } } as never }),
+    limits: importLimits({ config: parseConfig({ SERVICE_CONFIG: '{"ingestion":{"import_batch_events":1000}}' }) }),
     result: emptyResult([...severities]),
     touched: new Set(),
     alreadyIngested: [],
