@@ -356,6 +356,17 @@ describe('dashboard', { timeout: 20_000 }, () => {
     expect(await background()).toBe('rgb(14, 16, 20)')
     await page.reload()
     expect(await background()).toBe('rgb(14, 16, 20)')
+    // One palette of light-dark() pairs: a token resolves to its dark half, as the trend chart reads it.
+    const token = (name: string) =>
+      page.evaluate((variable) => {
+        const probe = document.createElement('span')
+        probe.style.color = `var(${variable})`
+        document.body.appendChild(probe)
+        const color = getComputedStyle(probe).color
+        probe.remove()
+        return color
+      }, name)
+    expect(await token('--sev-error')).toBe('rgb(248, 113, 113)')
     await row('redis: connection refused').locator('.issue-link').click()
     await page.getByTestId('inspector').locator('.facts').waitFor()
     await page.locator('.trend-canvas canvas').first().waitFor()
@@ -363,6 +374,7 @@ describe('dashboard', { timeout: 20_000 }, () => {
     while ((await toggle.getAttribute('data-theme-preference')) !== 'system') await toggle.click()
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(undefined)
     expect(await background()).toBe('rgb(245, 246, 248)')
+    expect(await token('--sev-error')).toBe('rgb(220, 38, 38)')
   })
 
   it('logged no console errors, page errors or CSP violations', () => {

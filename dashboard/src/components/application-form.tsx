@@ -3,8 +3,8 @@ import { ApplicationInputSchema, slugify } from '../../../shared/schemas/applica
 import { check } from '../../../shared/validate.ts'
 import { createApplication } from '../api/endpoints.ts'
 import { errorsFor, errorsFromFailure, type FieldRules, type FormErrors } from '../lib/field-errors.ts'
-import { showToast } from '../state/toasts.ts'
 import { Field, fieldProps } from './field.tsx'
+import { useMutation } from '../state/use-mutation.ts'
 
 type AppField = 'name' | 'id'
 const RULES: FieldRules<AppField> = [
@@ -17,26 +17,24 @@ export function ApplicationForm({ onCreated }: { onCreated: (id: string) => void
   const [name, setName] = useState('')
   const [id, setId] = useState('')
   const [errors, setErrors] = useState<FormErrors<AppField>>({})
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useMutation()
 
   const submit = async (event: Event) => {
     event.preventDefault()
     const input = { name, ...(id.trim() ? { id: id.trim() } : {}) }
     const valid = check(input, ApplicationInputSchema)
     if (!valid.ok) return setErrors(errorsFor(valid.message, RULES))
-    setBusy(true)
     setErrors({})
-    try {
-      const app = await createApplication(input)
-      showToast(`Created application ${app.name}`)
-      setName('')
-      setId('')
-      onCreated(app.id)
-    } catch (failure) {
-      setErrors(errorsFromFailure(failure, RULES))
-    } finally {
-      setBusy(false)
-    }
+    await run(() => createApplication(input), {
+      done: (app) => {
+        setName('')
+        setId('')
+        onCreated(app.id)
+        return `Created application ${app.name}`
+      },
+      failed: (_, failure) => setErrors(errorsFromFailure(failure, RULES)),
+      invalidate: false,
+    })
   }
 
   return (

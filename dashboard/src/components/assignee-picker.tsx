@@ -1,9 +1,7 @@
 import { useState } from 'preact/hooks'
-import { errorMessage } from '../api/api-error.ts'
 import { assignIssue } from '../api/endpoints.ts'
 import { useCatalog } from '../state/catalog.tsx'
-import { invalidateData } from '../state/data-epoch.ts'
-import { showToast } from '../state/toasts.ts'
+import { useMutation } from '../state/use-mutation.ts'
 
 /**
  * The assignee (`assign-issue`). Standalone Loupe has users only when `assignable_users` is configured, so
@@ -12,22 +10,16 @@ import { showToast } from '../state/toasts.ts'
 export function AssigneePicker({ issueId, assignedToId }: { issueId: number; assignedToId: string | null }) {
   const { users } = useCatalog()
   const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useMutation()
   const list = users.data?.data ?? []
   if (list.length === 0) return null
 
   const change = async (value: string) => {
-    setBusy(true)
     setError('')
-    try {
-      const result = await assignIssue(issueId, value || null)
-      showToast(result.assigned_to_label ? `Assigned to ${result.assigned_to_label}` : 'Unassigned')
-      invalidateData()
-    } catch (failure) {
-      setError(errorMessage(failure))
-    } finally {
-      setBusy(false)
-    }
+    await run(() => assignIssue(issueId, value || null), {
+      done: (result) => (result.assigned_to_label ? `Assigned to ${result.assigned_to_label}` : 'Unassigned'),
+      failed: setError,
+    })
   }
   return (
     <div class="field assignee">

@@ -1,11 +1,9 @@
 import { useState } from 'preact/hooks'
 import { ISSUE_STATUSES, type IssueStatus } from '../../../shared/constants.ts'
-import { errorMessage } from '../api/api-error.ts'
 import { bulkIssues, type BulkAction } from '../api/endpoints.ts'
 import { humanize, plural } from '../lib/format.ts'
 import { useCatalog } from '../state/catalog.tsx'
-import { invalidateData } from '../state/data-epoch.ts'
-import { showToast } from '../state/toasts.ts'
+import { useMutation } from '../state/use-mutation.ts'
 
 /** Actions on the selected issues (`bulk-issues`): status with a note, add or remove a tag. */
 export function BulkBar({ ids, onDone, onClear }: { ids: readonly number[]; onDone: () => void; onClear: () => void }) {
@@ -13,23 +11,19 @@ export function BulkBar({ ids, onDone, onClear }: { ids: readonly number[]; onDo
   const [status, setStatus] = useState<IssueStatus>('fixed')
   const [note, setNote] = useState('')
   const [tagId, setTagId] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run: mutate } = useMutation()
   const [error, setError] = useState('')
 
   const run = async (action: BulkAction, done: string) => {
-    setBusy(true)
     setError('')
-    try {
-      const result = await bulkIssues(ids, action)
-      showToast(`${done} (${plural(result.updated ?? ids.length, 'issue')})`)
-      setNote('')
-      onDone()
-      invalidateData()
-    } catch (failure) {
-      setError(errorMessage(failure))
-    } finally {
-      setBusy(false)
-    }
+    await mutate(() => bulkIssues(ids, action), {
+      done: (result) => {
+        setNote('')
+        onDone()
+        return `${done} (${plural(result.updated ?? ids.length, 'issue')})`
+      },
+      failed: setError,
+    })
   }
   const tagList = tags.data?.data ?? []
   const tagName = tagList.find((tag) => String(tag.id) === tagId)?.name ?? ''

@@ -1,5 +1,3 @@
-import { useState } from 'preact/hooks'
-import { errorMessage } from '../api/api-error.ts'
 import { getImportStatus, retryImport } from '../api/endpoints.ts'
 import type { FailedImport } from '../api/types.ts'
 import { followImport } from '../lib/follow-import.ts'
@@ -8,6 +6,7 @@ import { describeImport } from '../lib/import-summary.ts'
 import { invalidateData } from '../state/data-epoch.ts'
 import { showToast } from '../state/toasts.ts'
 import { useApi } from '../state/use-api.ts'
+import { useMutation } from '../state/use-mutation.ts'
 
 /**
  * Files set aside after failing to import several times in a row (`GET ?api=import-incoming` `failed`,
@@ -16,22 +15,24 @@ import { useApi } from '../state/use-api.ts'
  */
 export function FailedImportsPanel({ app }: { app: string }) {
   const status = useApi(`import-status:${app}`, getImportStatus)
-  const [busy, setBusy] = useState<number | null>(null)
+  const { pending, run } = useMutation<number>()
   const failed = status.data?.failed ?? []
   if (failed.length === 0) return null
 
   const retry = async (file: FailedImport) => {
-    setBusy(file.id)
-    try {
-      const result = await followImport(await retryImport(file.id))
-      const again = result.errors.some((message) => message.startsWith(`${file.path}: `))
-      showToast(again ? `${file.path} failed again` : `Retried ${file.path}: ${describeImport(result)}`, again ? 'error' : 'success')
-    } catch (failure) {
-      showToast(`Retry failed: ${errorMessage(failure)}`, 'error')
-    } finally {
-      setBusy(null)
-      invalidateData()
-    }
+    await run(
+      async () => followImport(await retryImport(file.id)),
+      {
+        done: (result) => {
+          const again = result.errors.some((message) => message.startsWith(`${file.path}: `))
+          if (again) showToast(`${file.path} failed again`, 'error')
+          else return `Retried ${file.path}: ${describeImport(result)}`
+        },
+        failure: 'Retry failed',
+        settled: invalidateData,
+      },
+      file.id,
+    )
   }
 
   return (
@@ -48,8 +49,8 @@ export function FailedImportsPanel({ app }: { app: string }) {
               </span>
               <div class="field-error small">{file.error}</div>
             </div>
-            <button type="button" class="button" onClick={() => retry(file)} disabled={busy !== null} aria-label={`Retry ${file.path}`}>
-              {busy === file.id ? 'Retrying…' : 'Retry'}
+            <button type="button" class="button" onClick={() => retry(file)} disabled={pending !== null} aria-label={`Retry ${file.path}`}>
+              {pending === file.id ? 'Retrying…' : 'Retry'}
             </button>
           </li>
         ))}

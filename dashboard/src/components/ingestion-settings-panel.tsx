@@ -1,13 +1,11 @@
 import { useEffect, useState } from 'preact/hooks'
 import { SEVERITIES, type Severity } from '../../../shared/constants.ts'
-import { errorMessage } from '../api/api-error.ts'
 import { getIngestionSettings, saveIngestionSettings } from '../api/endpoints.ts'
-import { invalidateData } from '../state/data-epoch.ts'
-import { showToast } from '../state/toasts.ts'
 import { useApi } from '../state/use-api.ts'
 import { ErrorBanner } from './error-banner.tsx'
 import { ReindexButton } from './reindex-button.tsx'
 import { Spinner } from './spinner.tsx'
+import { useMutation } from '../state/use-mutation.ts'
 
 /**
  * Which severities file imports index (`ingestion-settings`, reference §3.5). Others are skipped and never
@@ -17,7 +15,7 @@ export function IngestionSettingsPanel({ app }: { app: string }) {
   const settings = useApi(`ingestion:${app}`, getIngestionSettings)
   const [chosen, setChosen] = useState<Severity[]>([])
   const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useMutation()
   useEffect(() => {
     if (settings.data) setChosen([...settings.data.ingested_severities])
   }, [settings.data])
@@ -29,17 +27,8 @@ export function IngestionSettingsPanel({ app }: { app: string }) {
   const dirty = chosen.length !== saved.length || chosen.some((severity) => !saved.includes(severity))
 
   const save = async () => {
-    setBusy(true)
     setError('')
-    try {
-      await saveIngestionSettings(available.filter((severity) => chosen.includes(severity)))
-      showToast('Ingestion severities saved')
-      invalidateData()
-    } catch (failure) {
-      setError(errorMessage(failure))
-    } finally {
-      setBusy(false)
-    }
+    await run(() => saveIngestionSettings(available.filter((severity) => chosen.includes(severity))), { done: () => 'Ingestion severities saved', failed: setError })
   }
 
   return (

@@ -1,12 +1,10 @@
 import { useState } from 'preact/hooks'
-import { errorMessage } from '../api/api-error.ts'
 import { deleteLogs, listSources, previewDeletion } from '../api/endpoints.ts'
 import type { DeletionPreview, DeletionScope } from '../api/types.ts'
 import { basename, plural } from '../lib/format.ts'
-import { invalidateData } from '../state/data-epoch.ts'
-import { showToast } from '../state/toasts.ts'
 import { useApi } from '../state/use-api.ts'
 import { Field, fieldProps } from './field.tsx'
+import { useMutation } from '../state/use-mutation.ts'
 
 const CONFIRMATION = 'DELETE LOGS'
 
@@ -22,40 +20,35 @@ export function LogDeletionPanel({ app }: { app: string }) {
   const [preview, setPreview] = useState<{ scope: DeletionScope; result: DeletionPreview } | null>(null)
   const [typed, setTyped] = useState('')
   const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useMutation()
 
   const scope: DeletionScope | null = kind === 'date' ? (date ? { date } : null) : sourceId ? { source_id: Number(sourceId) } : null
   const review = async (event: Event) => {
     event.preventDefault()
     if (!scope) return setError(kind === 'date' ? 'Choose a day.' : 'Choose a source.')
-    setBusy(true)
     setError('')
     setTyped('')
-    try {
-      setPreview({ scope, result: await previewDeletion(scope) })
-    } catch (failure) {
-      setPreview(null)
-      setError(errorMessage(failure))
-    } finally {
-      setBusy(false)
-    }
+    await run(() => previewDeletion(scope), {
+      done: (result) => void setPreview({ scope, result }),
+      failed: (message) => {
+        setPreview(null)
+        setError(message)
+      },
+      invalidate: false,
+    })
   }
   const confirm = async (event: Event) => {
     event.preventDefault()
     if (!preview) return
-    setBusy(true)
     setError('')
-    try {
-      const result = await deleteLogs(preview.scope, typed)
-      showToast(`Deleted ${plural(result.deleted.occurrences, 'event')} and ${plural(result.deleted.empty_issue_groups, 'empty issue')}`)
-      setPreview(null)
-      setTyped('')
-      invalidateData()
-    } catch (failure) {
-      setError(errorMessage(failure))
-    } finally {
-      setBusy(false)
-    }
+    await run(() => deleteLogs(preview.scope, typed), {
+      done: (result) => {
+        setPreview(null)
+        setTyped('')
+        return `Deleted ${plural(result.deleted.occurrences, 'event')} and ${plural(result.deleted.empty_issue_groups, 'empty issue')}`
+      },
+      failed: setError,
+    })
   }
 
   return (

@@ -6,12 +6,11 @@ import { createIssue } from '../api/endpoints.ts'
 import { errorsFor, errorsFromFailure, type FieldRules, type FormErrors } from '../lib/field-errors.ts'
 import { humanize } from '../lib/format.ts'
 import { useCatalog } from '../state/catalog.tsx'
-import { invalidateData } from '../state/data-epoch.ts'
-import { showToast } from '../state/toasts.ts'
 import { navigate } from '../state/url-state.ts'
 import { Dialog } from './dialog.tsx'
 import { Field, fieldProps } from './field.tsx'
 import { Icon } from './icon.tsx'
+import { useMutation } from '../state/use-mutation.ts'
 
 type IssueField = 'title' | 'description' | 'kind' | 'severity' | 'status' | 'source_frame' | 'environment' | 'note' | 'tag_ids' | 'module_id'
 /** API messages → fields (docs/api.md "errors, issues" POST). */
@@ -34,7 +33,7 @@ export function ManualIssueDialog({ onClose }: { onClose: () => void }) {
   const [form, setForm] = useState({ title: '', description: '', kind: 'issue', severity: 'INFO', status: 'open', module_id: '', source_frame: '', environment: 'local', note: '' })
   const [tagIds, setTagIds] = useState<number[]>([])
   const [errors, setErrors] = useState<FormErrors<IssueField>>({})
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useMutation()
   const set = (patch: Partial<typeof form>) => setForm({ ...form, ...patch })
 
   const submit = async (event: Event) => {
@@ -42,19 +41,15 @@ export function ManualIssueDialog({ onClose }: { onClose: () => void }) {
     const input = { ...form, module_id: form.module_id ? Number(form.module_id) : null, tag_ids: tagIds }
     const valid = check(input, ManualIssueInputSchema)
     if (!valid.ok) return setErrors(errorsFor(valid.message, RULES))
-    setBusy(true)
     setErrors({})
-    try {
-      const created = await createIssue(valid.value)
-      showToast(`Created issue #${created.data.id}`)
-      invalidateData()
-      onClose()
-      navigate({ view: 'issues', issue: created.data.id })
-    } catch (failure) {
-      setErrors(errorsFromFailure(failure, RULES))
-    } finally {
-      setBusy(false)
-    }
+    await run(() => createIssue(valid.value), {
+      done: (created) => {
+        onClose()
+        navigate({ view: 'issues', issue: created.data.id })
+        return `Created issue #${created.data.id}`
+      },
+      failed: (_, failure) => setErrors(errorsFromFailure(failure, RULES)),
+    })
   }
 
   const text = (field: 'title' | 'source_frame' | 'environment', label: string, hint?: string) => (

@@ -4,9 +4,8 @@ import { ModuleInputSchema } from '../../../shared/schemas/module.ts'
 import { check } from '../../../shared/validate.ts'
 import { createModule } from '../api/endpoints.ts'
 import { errorsFor, errorsFromFailure, type FieldRules, type FormErrors } from '../lib/field-errors.ts'
-import { invalidateData } from '../state/data-epoch.ts'
-import { showToast } from '../state/toasts.ts'
 import { Field, fieldProps } from './field.tsx'
+import { useMutation } from '../state/use-mutation.ts'
 
 type ModuleField = 'name' | 'slug' | 'color'
 const RULES: FieldRules<ModuleField> = [
@@ -19,25 +18,21 @@ const RULES: FieldRules<ModuleField> = [
 export function ModuleForm() {
   const [form, setForm] = useState({ name: '', slug: '', color: MODULE_DEFAULT_COLOR })
   const [errors, setErrors] = useState<FormErrors<ModuleField>>({})
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useMutation()
 
   const submit = async (event: Event) => {
     event.preventDefault()
     const input = { name: form.name, color: form.color, ...(form.slug.trim() ? { slug: form.slug.trim() } : {}) }
     const valid = check(input, ModuleInputSchema)
     if (!valid.ok) return setErrors(errorsFor(valid.message, RULES))
-    setBusy(true)
     setErrors({})
-    try {
-      const module = await createModule(input)
-      showToast(`Created module ${module.name}`)
-      setForm({ name: '', slug: '', color: MODULE_DEFAULT_COLOR })
-      invalidateData()
-    } catch (failure) {
-      setErrors(errorsFromFailure(failure, RULES))
-    } finally {
-      setBusy(false)
-    }
+    await run(() => createModule(input), {
+      done: (module) => {
+        setForm({ name: '', slug: '', color: MODULE_DEFAULT_COLOR })
+        return `Created module ${module.name}`
+      },
+      failed: (_, failure) => setErrors(errorsFromFailure(failure, RULES)),
+    })
   }
 
   return (

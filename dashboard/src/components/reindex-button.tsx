@@ -1,10 +1,8 @@
 import { useState } from 'preact/hooks'
-import { errorMessage } from '../api/api-error.ts'
 import { reindex } from '../api/endpoints.ts'
 import { followImport } from '../lib/follow-import.ts'
 import { describeImport } from '../lib/import-summary.ts'
-import { invalidateData } from '../state/data-epoch.ts'
-import { showToast } from '../state/toasts.ts'
+import { useMutation } from '../state/use-mutation.ts'
 
 /**
  * "Reindex": re-reads every archived file from byte 0 with the current severities (`reindex`), after an
@@ -12,19 +10,9 @@ import { showToast } from '../state/toasts.ts'
  */
 export function ReindexButton() {
   const [confirming, setConfirming] = useState(false)
-  const [busy, setBusy] = useState(false)
+  const { busy, run: mutate } = useMutation()
   const run = async () => {
-    setBusy(true)
-    try {
-      const result = await followImport(await reindex())
-      showToast(`Reindexed: ${describeImport(result)}`)
-      invalidateData()
-    } catch (error) {
-      showToast(`Reindex failed: ${errorMessage(error)}`, 'error')
-    } finally {
-      setBusy(false)
-      setConfirming(false)
-    }
+    await mutate(async () => followImport(await reindex()), { done: (result) => `Reindexed: ${describeImport(result)}`, failure: 'Reindex failed', settled: () => setConfirming(false) })
   }
   if (!confirming) {
     return (

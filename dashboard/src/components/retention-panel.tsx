@@ -1,11 +1,10 @@
 import { useState } from 'preact/hooks'
-import { errorMessage } from '../api/api-error.ts'
 import { getRetention, pruneArchive } from '../api/endpoints.ts'
 import { formatBytes, formatNumber, plural } from '../lib/format.ts'
-import { showToast } from '../state/toasts.ts'
 import { useApi } from '../state/use-api.ts'
 import { ErrorBanner } from './error-banner.tsx'
 import { Spinner } from './spinner.tsx'
+import { useMutation } from '../state/use-mutation.ts'
 
 /**
  * The processed-archive retention (`processed-retention`): the policy (configuration keys
@@ -14,22 +13,19 @@ import { Spinner } from './spinner.tsx'
  */
 export function RetentionPanel({ app }: { app: string }) {
   const info = useApi(`retention:${app}`, getRetention)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useMutation()
   const [error, setError] = useState('')
 
   const prune = async () => {
-    setBusy(true)
     setError('')
-    try {
-      const result = await pruneArchive()
-      const pruned = result.pruned
-      showToast(pruned?.enabled === false ? 'Retention is off: nothing pruned' : `Pruned ${plural(pruned?.deleted ?? 0, 'file')} (${formatBytes(pruned?.freed_bytes ?? 0)})`)
-      info.reload()
-    } catch (failure) {
-      setError(errorMessage(failure))
-    } finally {
-      setBusy(false)
-    }
+    await run(pruneArchive, {
+      done: ({ pruned }) => {
+        info.reload()
+        return pruned?.enabled === false ? 'Retention is off: nothing pruned' : `Pruned ${plural(pruned?.deleted ?? 0, 'file')} (${formatBytes(pruned?.freed_bytes ?? 0)})`
+      },
+      failed: setError,
+      invalidate: false,
+    })
   }
 
   return (

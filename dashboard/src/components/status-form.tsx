@@ -2,37 +2,31 @@ import { useEffect, useState } from 'preact/hooks'
 import { ISSUE_STATUSES, type IssueStatus } from '../../../shared/constants.ts'
 import { IssueStatusInputSchema } from '../../../shared/schemas/issue.ts'
 import { check } from '../../../shared/validate.ts'
-import { errorMessage } from '../api/api-error.ts'
 import { setIssueStatus } from '../api/endpoints.ts'
 import { humanize } from '../lib/format.ts'
-import { invalidateData } from '../state/data-epoch.ts'
-import { showToast } from '../state/toasts.ts'
 import { Field, fieldProps } from './field.tsx'
+import { useMutation } from '../state/use-mutation.ts'
 
 /** Status change with an optional note (`issue-status`); the same status again just records the note. */
 export function StatusForm({ issueId, current }: { issueId: number; current: IssueStatus }) {
   const [status, setStatus] = useState<IssueStatus>(current)
   const [note, setNote] = useState('')
   const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useMutation()
   useEffect(() => setStatus(current), [issueId, current])
 
   const submit = async (event: Event) => {
     event.preventDefault()
     const valid = check({ id: issueId, status, note }, IssueStatusInputSchema)
     if (!valid.ok) return setError(valid.message)
-    setBusy(true)
     setError('')
-    try {
-      await setIssueStatus(issueId, status, note)
-      showToast(status === current ? 'Note added' : `Status changed to ${humanize(status)}`)
-      setNote('')
-      invalidateData()
-    } catch (failure) {
-      setError(errorMessage(failure))
-    } finally {
-      setBusy(false)
-    }
+    await run(() => setIssueStatus(issueId, status, note), {
+      done: () => {
+        setNote('')
+        return status === current ? 'Note added' : `Status changed to ${humanize(status)}`
+      },
+      failed: setError,
+    })
   }
 
   return (

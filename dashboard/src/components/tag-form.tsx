@@ -6,10 +6,9 @@ import { createTag, updateTag } from '../api/endpoints.ts'
 import type { Tag } from '../api/types.ts'
 import { errorsFor, errorsFromFailure, type FieldRules, type FormErrors } from '../lib/field-errors.ts'
 import { plural } from '../lib/format.ts'
-import { invalidateData } from '../state/data-epoch.ts'
-import { showToast } from '../state/toasts.ts'
 import { Field, fieldProps } from './field.tsx'
 import { Icon, TAG_ICONS } from './icon.tsx'
+import { useMutation } from '../state/use-mutation.ts'
 
 type TagField = 'name' | 'color' | 'icon' | 'match_word'
 /** Which API message belongs to which field (docs/api.md "tags" errors). */
@@ -29,25 +28,21 @@ export function TagForm({ tag, onDone, onCancel }: { tag: Tag | null; onDone: ()
     match_word: tag?.rules[0]?.match_word ?? '',
   })
   const [errors, setErrors] = useState<FormErrors<TagField>>({})
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useMutation()
   const set = (patch: Partial<TagInput>) => setForm({ ...form, ...patch })
 
   const submit = async (event: Event) => {
     event.preventDefault()
     const valid = check(form, TagInputSchema)
     if (!valid.ok) return setErrors(errorsFor(valid.message, RULES))
-    setBusy(true)
     setErrors({})
-    try {
-      const saved = tag ? await updateTag(tag.id, form) : await createTag(form)
-      showToast(tag ? `Saved tag ${saved.name}` : `Created tag ${saved.name}${form.match_word?.trim() ? ` — on ${plural(saved.issue_count, 'issue')}` : ''}`)
-      invalidateData()
-      onDone()
-    } catch (failure) {
-      setErrors(errorsFromFailure(failure, RULES))
-    } finally {
-      setBusy(false)
-    }
+    await run(() => (tag ? updateTag(tag.id, form) : createTag(form)), {
+      done: (saved) => {
+        onDone()
+        return tag ? `Saved tag ${saved.name}` : `Created tag ${saved.name}${form.match_word?.trim() ? ` — on ${plural(saved.issue_count, 'issue')}` : ''}`
+      },
+      failed: (_, failure) => setErrors(errorsFromFailure(failure, RULES)),
+    })
   }
 
   return (

@@ -3,9 +3,9 @@ import 'uplot/dist/uPlot.min.css'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { formatNumber } from '../lib/format.ts'
 import type { TrendDays } from '../lib/trend-days.ts'
+import { cssColor } from '../lib/css-color.ts'
 
 const CHART_HEIGHT = 150
-const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim()
 
 /**
  * Daily events (bars, error events darker inside them) over the last 30 days. Clicking a day — or picking one with
@@ -34,7 +34,7 @@ export function TrendChart({ trend, selected, onSelect }: { trend: TrendDays; se
   useEffect(() => {
     const element = host.current!
     const x = trend.days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000)
-    const axis = { stroke: css('--muted'), grid: { stroke: css('--border'), width: 1 }, ticks: { show: false }, font: '11px system-ui, sans-serif' }
+    const axis = { stroke: cssColor('--muted'), grid: { stroke: cssColor('--border'), width: 1 }, ticks: { show: false }, font: '11px system-ui, sans-serif' }
     const options: uPlot.Options = {
       width: Math.max(element.clientWidth, 200),
       height: CHART_HEIGHT,
@@ -45,9 +45,9 @@ export function TrendChart({ trend, selected, onSelect }: { trend: TrendDays; se
       axes: [{ ...axis, space: 60 }, { ...axis, size: 44, values: (_u, values) => values.map((value) => (Number.isInteger(value) ? formatNumber(value) : '')) }],
       series: [
         {},
-        { label: 'Events', stroke: css('--chart-events'), fill: css('--chart-events'), width: 0, paths: uPlot.paths.bars!({ size: [0.7, 28] }), points: { show: false } },
+        { label: 'Events', stroke: cssColor('--chart-events'), fill: cssColor('--chart-events'), width: 0, paths: uPlot.paths.bars!({ size: [0.7, 28] }), points: { show: false } },
         // Errors are a subset of events, so drawing their bar over the events bar reads as a stack.
-        { label: 'Errors', stroke: css('--sev-error'), fill: css('--sev-error'), width: 0, paths: uPlot.paths.bars!({ size: [0.7, 28] }), points: { show: false } },
+        { label: 'Errors', stroke: cssColor('--sev-error'), fill: cssColor('--sev-error'), width: 0, paths: uPlot.paths.bars!({ size: [0.7, 28] }), points: { show: false } },
       ],
       hooks: {
         drawClear: [
@@ -57,7 +57,7 @@ export function TrendChart({ trend, selected, onSelect }: { trend: TrendDays; se
             const step = u.bbox.width / Math.max(1, latest.current.trend.days.length)
             const center = u.valToPos(u.data[0][index]!, 'x', true)
             u.ctx.save()
-            u.ctx.fillStyle = css('--selection')
+            u.ctx.fillStyle = cssColor('--selection')
             u.ctx.fillRect(center - step / 2, u.bbox.top, step, u.bbox.height)
             u.ctx.restore()
           },
