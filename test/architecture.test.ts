@@ -49,6 +49,14 @@ describe('architecture', () => {
     expect(violations(['worker', 'shared', 'drivers'], (specifier) => specifier.startsWith('.') && !/\.(ts|json)$/.test(specifier))).toEqual([])
   })
 
+  it('keeps Cloudflare platform types at the edge: worker/platform/, the entry, app.ts and env.ts', () => {
+    const edge = (file: string) => file.startsWith('worker/platform/') || ['worker/index.ts', 'worker/app.ts', 'worker/env.ts', 'worker/worker-configuration.d.ts'].includes(file)
+    const offenders = sources('worker')
+      .filter((file) => !edge(file))
+      .filter((file) => /\b(R2Bucket|R2Object|R2ObjectBody|MessageBatch|FixedLengthStream|DigestStream|D1Database|ScheduledController)\b|\bQueue</.test(readFileSync(join(ROOT, file), 'utf8')))
+    expect(offenders).toEqual([])
+  })
+
   it('lets only worker/http and routes files touch Request or Response', () => {
     const allowed = (file: string) =>
       file.startsWith('worker/http/') || file.endsWith('/routes.ts') || ['worker/index.ts', 'worker/app.ts'].includes(file)

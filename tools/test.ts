@@ -13,8 +13,21 @@ import { CHROMIUM_PATH } from './chromium.ts'
 import { isMysqlReachable, isPostgresReachable, LOCAL_ENGINES } from './local-engines.ts'
 import { QUIET_WRANGLER_ENV } from './wrangler-env.ts'
 
+/** `Env`'s bindings are generated from wrangler.toml (`npm run typegen`); a stale file fails the run. */
+async function checkGeneratedTypes(): Promise<boolean> {
+  const args = ['wrangler', 'types', '--include-runtime=false', 'worker/worker-configuration.d.ts', '--check']
+  return new Promise((resolve) => {
+    const child = spawn('npx', args, { stdio: 'inherit', env: { ...process.env, ...QUIET_WRANGLER_ENV } })
+    child.on('exit', (code) => resolve(code === 0))
+  })
+}
+
 async function main(): Promise<number> {
   const requireAll = process.env.LOUPE_REQUIRE_ALL === '1'
+  if (!(await checkGeneratedTypes())) {
+    console.error('worker/worker-configuration.d.ts is out of date with wrangler.toml: run `npm run typegen`.')
+    return 1
+  }
   await ensureDashboardBuilt()
   const [postgres, mysql] = await Promise.all([isPostgresReachable(), isMysqlReachable()])
   const chromium = existsSync(CHROMIUM_PATH)

@@ -19,6 +19,8 @@ import { registerModuleRoutes } from './modules/routes.ts'
 import { BUILTIN_PLUGINS } from './plugins/catalog.ts'
 import type { Plugin } from './plugins/plugin.ts'
 import { registerPluginRoutes } from './plugins/routes.ts'
+import { r2LogStore } from './platform/r2-log-store.ts'
+import { cloudflareJobQueue } from './platform/cloudflare-job-queue.ts'
 
 /** `api` values are kebab-case words; anything else cannot name an endpoint. */
 const API_NAME = /^[a-z][a-z0-9-]{0,63}$/
@@ -68,8 +70,9 @@ export function createApp(options: { readonly plugins?: readonly Plugin[] } = {}
 export function createDeps(env: Env, ctx: ExecutionContext, registry: ApplicationRegistry, plugins: readonly Plugin[] = BUILTIN_PLUGINS): Deps {
   return {
     plugins,
-    env,
     config: readConfig(env),
+    logs: env.LOGS ? r2LogStore(env.LOGS) : null,
+    jobs: env.IMPORT_QUEUE ? cloudflareJobQueue(env.IMPORT_QUEUE) : null,
     databases: new RequestDatabases(env),
     registry,
     now: () => new Date(),

@@ -3,6 +3,7 @@ import { PAGINATION } from '../shared/constants.ts'
 import type { AssignableUser } from '../shared/api.ts'
 import { integerSetting, readSetting, type ConfigSection } from './config/config-section.ts'
 import { DATABASE_SECTION, INGESTION_SECTION, LIMITS_SECTION, RETENTION_SECTION } from './config/sections.ts'
+import { parseAppDatabases } from './db/app-databases.ts'
 
 export type { AssignableUser }
 
@@ -87,7 +88,7 @@ export function parseConfig(env: Env, sections: readonly ConfigSection<unknown>[
     ingestion: valueOf(INGESTION_SECTION),
     retention: valueOf(RETENTION_SECTION),
     section: valueOf,
-    warnings,
+    warnings: [...warnings, ...appDatabasesWarnings(env)],
   }
 }
 
@@ -153,4 +154,10 @@ function parseAssignableUsers(value: unknown, warnings: string[]): AssignableUse
     warnings.push('SERVICE_CONFIG assignable_users must be a list of {"id", "label"} objects; invalid entries were ignored.')
   }
   return users
+}
+
+/** `APP_DATABASES` is parsed where databases are opened; its problems are configuration warnings like the rest. */
+function appDatabasesWarnings(env: Env): string[] {
+  const warning = parseAppDatabases(env.APP_DATABASES).warning
+  return warning ? [warning] : []
 }

@@ -1,20 +1,11 @@
-import type { ImportMessage } from './jobs/job-message.ts'
-
 /**
- * The worker's bindings and variables (README "Configuration"). Secrets (`SERVICE_TOKEN`,
- * `SERVICE_SECRET`, `DATABASE_URL`, `DATABASE_TOKEN`, `APP_DATABASES`) come from wrangler secrets or
- * `.dev.vars`; everything else from `[vars]`.
+ * The worker's bindings and variables (README "Configuration"). The bindings come from wrangler.toml, typed by
+ * `wrangler types` in worker/worker-configuration.d.ts (`npm run typegen` rewrites it; `npm test` fails when
+ * it is out of date); each is optional here because a deployment may leave any of them out. Secrets
+ * (`SERVICE_TOKEN`, `SERVICE_SECRET`, `DATABASE_URL`, `DATABASE_TOKEN`, `APP_DATABASES`) come from wrangler
+ * secrets or `.dev.vars`, which `wrangler types` cannot see, so they are declared here.
  */
-export interface Env {
-  /** The embedded default database, used when `DATABASE_URL` is empty. */
-  readonly DB?: D1Database
-  /** The dashboard's static files (`[assets]`). */
-  readonly ASSETS?: Fetcher
-  /** Log storage: incoming files, the processed archive, connector mirrors (design.md §3). */
-  readonly LOGS?: R2Bucket
-  /** Background imports: jobs continue through this queue, consumed by the worker's `queue` handler. */
-  readonly IMPORT_QUEUE?: Queue<ImportMessage>
-
+export interface Env extends Partial<Cloudflare.Env> {
   readonly DATABASE_DRIVER?: string
   readonly DATABASE_URL?: string
   readonly DATABASE_TOKEN?: string

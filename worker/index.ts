@@ -11,5 +11,5 @@ export default {
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(runScheduledMaintenance(createDeps(env, ctx, app.registry, app.plugins), controller.cron))
   },
-  queue: (batch, env, ctx) => consumeImportQueue(batch, createDeps(env, ctx, app.registry, app.plugins)),
+  queue: (batch, env, ctx) => consumeImportQueue(batch.messages, createDeps(env, ctx, app.registry, app.plugins)),
 } satisfies ExportedHandler<Env>

@@ -11,7 +11,6 @@ import { addByType, addFileResult, emptyFileResult } from '../jobs/import-result
 import { BatchWriter } from './batch-writer.ts'
 import { budgetExhausted, type Budget, type ImportContext } from '../jobs/import-context.ts'
 import type { FileState } from '../jobs/file-state.ts'
-import { readRange } from '../intake/log-storage.ts'
 import { yieldToEventLoop } from '../jobs/yield-to-event-loop.ts'
 
 /** Read size per R2 range request; doubled (up to MAX_CHUNK) while a single event does not fit. */
@@ -27,7 +26,7 @@ export const ARCHIVE_MISSING_MESSAGE = 'The archived copy of this file is gone; 
  * last read under another import version is first cleared and read again from byte 0.
  */
 export async function importFile(ctx: ImportContext, file: FileState, budget: Budget): Promise<{ done: boolean }> {
-  const { scope, bucket, limits } = ctx
+  const { scope, logs, limits } = ctx
   const { t } = scope
   let state = file
   const channel = state.channel ?? state.path.slice(state.path.lastIndexOf('/') + 1)
@@ -61,7 +60,7 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
     while (offset < state.size && !budgetExhausted(budget)) {
       await yieldToEventLoop()
       const length = Math.min(chunk, state.size - offset)
-      const bytes = await readRange(bucket, state.path, offset, length)
+      const bytes = await logs.read(state.path, offset, length)
       if (bytes === null) throw new OperationalError(ARCHIVE_MISSING_MESSAGE)
       const isEndOfFile = offset + bytes.length >= state.size || bytes.length < length
       const now = toTimestamp(ctx.now())
@@ -126,7 +125,7 @@ const headDecoder = new TextDecoder()
 async function detectParser(ctx: ImportContext, state: FileState, channel: string): Promise<LogParser> {
   const recorded = state.parser_id ? parserById(state.parser_id) : undefined
   if (state.size === 0 && recorded) return recorded
-  const head = await readRange(ctx.bucket, state.path, 0, Math.min(state.size, SAMPLE_BYTES))
+  const head = await ctx.logs.read(state.path, 0, Math.min(state.size, SAMPLE_BYTES))
   if (head === null) throw new OperationalError(ARCHIVE_MISSING_MESSAGE)
   return selectParser(channel, headDecoder.decode(head))
 }

@@ -2,7 +2,6 @@ import { DatabaseConfigError } from '../../drivers/index.ts'
 import { DriverError } from '../../drivers/driver-error.ts'
 import { MIGRATIONS } from '../../drivers/migrations/index.ts'
 import type { Deps } from '../deps.ts'
-import { parseAppDatabases } from '../db/app-databases.ts'
 import { SERVICE_VERSION } from '../version.ts'
 import { schemaScope } from '../apps/registry.ts'
 import { logFailure } from '../log-failure.ts'
@@ -37,8 +36,6 @@ export interface HealthReport {
  */
 export async function checkHealth(deps: Deps): Promise<HealthReport> {
   const warnings = [...deps.config.warnings]
-  const appDatabasesWarning = parseAppDatabases(deps.env.APP_DATABASES).warning
-  if (appDatabasesWarning) warnings.push(appDatabasesWarning)
 
   let database: DatabaseCheck = 'ok'
   let migrations: HealthReport['checks']['migrations'] = 'unknown'

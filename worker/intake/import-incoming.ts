@@ -8,8 +8,9 @@ import { continueInBackground, importUnderLock, runRequestImport, type ImportRes
 import { presentFailure, setAsideStatement, toFailureRow } from '../jobs/failed-files.ts'
 import { listJobsStatement, reapStatement, toJob } from '../jobs/job-records.ts'
 import { emptyResult, presentResult } from '../jobs/import-result.ts'
-import { listObjects, logBucket, stagingKey, uploadsPrefix } from './log-storage.ts'
+import { requireLogs, stagingKey, uploadsPrefix } from './log-storage.ts'
 import { countRow, pendingFilesStatement, setAsideObjectsStatement, stagedUploads, withoutSetAside, withStaged } from './pending-work.ts'
+import type { LogStore } from './log-store.ts'
 
 /** A log file sent in the request body (`?file=<module>/<name>`), already validated by the handler. */
 export interface Upload {
@@ -30,13 +31,13 @@ export type { ImportAccepted }
  * (conclude-run.ts `startStagedUploads`). Without an upload a held lock is the reference's 400.
  */
 export async function importIncoming(deps: Deps, scope: AppScope, upload: Upload | null): Promise<ImportResponse | ImportAccepted> {
-  const bucket = logBucket(deps.env)
-  if (upload) await storeUpload(bucket, stagingKey(scope.app.id, upload.path, deps.now()), upload)
+  const logs = requireLogs(deps)
+  if (upload) await storeUpload(logs, stagingKey(scope.app.id, upload.path, deps.now()), upload)
   return importUnderLock(
     deps,
     scope,
-    (lock) => runRequestImport(deps, scope, bucket, lock, { kind: 'import-incoming', scanIncoming: true }),
-    upload ? () => acceptUpload(deps, scope, bucket) : undefined,
+    (lock) => runRequestImport(deps, scope, logs, lock, { kind: 'import-incoming', scanIncoming: true }),
+    upload ? () => acceptUpload(deps, scope, logs) : undefined,
   )
 }
 
@@ -45,21 +46,21 @@ export async function importIncoming(deps: Deps, scope: AppScope, upload: Upload
  * imports, like "Process logs". Under the lock, so a held lock is the 400 and changes nothing.
  */
 export async function retrySetAside(deps: Deps, scope: AppScope, id: number): Promise<ImportResponse> {
-  const bucket = logBucket(deps.env)
+  const logs = requireLogs(deps)
   return importUnderLock(deps, scope, async (lock) => {
     const deleted = await scope.db.execute({ sql: `DELETE FROM ${scope.t.importFailures} WHERE id = ?`, args: [id] })
     if (deleted.rowsAffected === 0) throw new NotFoundError(`No set-aside file has id ${id}.`)
-    return runRequestImport(deps, scope, bucket, lock, { kind: 'import-incoming', scanIncoming: true })
+    return runRequestImport(deps, scope, logs, lock, { kind: 'import-incoming', scanIncoming: true })
   })
 }
 
 /** The `202` of an upload stored while another import holds the lock: the work pending and the job doing it. */
-async function acceptUpload(deps: Deps, scope: AppScope, bucket: R2Bucket): Promise<ImportAccepted> {
+async function acceptUpload(deps: Deps, scope: AppScope, logs: LogStore): Promise<ImportAccepted> {
   const [stored, files, setAside] = await scope.db.batch(
     [appSettings.read(scope, SEVERITIES_KEY), pendingFilesStatement(scope), setAsideObjectsStatement(scope)],
     { mode: 'read' },
   )
-  const staged = await stagedUploads(bucket, scope, new Set(setAside!.rows.map((row) => String(row.ref))))
+  const staged = await stagedUploads(logs, scope, new Set(setAside!.rows.map((row) => String(row.ref))))
   const pending = withStaged(countRow(files!.rows[0]), staged)
   const job = await continueInBackground(deps, scope, 'import-incoming', pending)
   const result = presentResult(emptyResult(parseSeverities(settingValue(stored!.rows))))
@@ -71,10 +72,10 @@ async function acceptUpload(deps: Deps, scope: AppScope, bucket: R2Bucket): Prom
  * included — and the files set aside after repeated failures. One database round trip and one R2 list.
  */
 export async function importStatus(deps: Deps, scope: AppScope): Promise<ImportStatus> {
-  const bucket = deps.env.LOGS
+  const logs = deps.logs
   const [[, jobs, files, failed, setAside], objects] = await Promise.all([
     scope.db.batch([reapStatement(scope, deps.now()), listJobsStatement(scope), pendingFilesStatement(scope), setAsideStatement(scope), setAsideObjectsStatement(scope)]),
-    bucket ? listObjects(bucket, uploadsPrefix(scope.app.id)) : [],
+    logs ? logs.list(uploadsPrefix(scope.app.id)) : [],
   ])
   const staged = await withoutSetAside(objects, new Set(setAside!.rows.map((row) => String(row.ref))))
   return {
@@ -84,14 +85,13 @@ export async function importStatus(deps: Deps, scope: AppScope): Promise<ImportS
   }
 }
 
-async function storeUpload(bucket: R2Bucket, key: string, upload: Upload): Promise<void> {
+async function storeUpload(logs: LogStore, key: string, upload: Upload): Promise<void> {
   if (upload.body instanceof Uint8Array) {
-    await bucket.put(key, upload.body)
+    await logs.write(key, upload.body, upload.length)
     return
   }
   try {
-    // R2 needs the length of a streamed body up front; FixedLengthStream also refuses a body that lies about it.
-    await bucket.put(key, upload.body.pipeThrough(new FixedLengthStream(upload.length)))
+    await logs.write(key, upload.body, upload.length)
   } catch {
     throw new MalformedRequestError('The request body ended before its Content-Length, or ran past it.')
   }

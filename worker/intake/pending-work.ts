@@ -3,7 +3,8 @@ import type { Statement } from '../../drivers/driver.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { pendingCondition } from '../jobs/file-state.ts'
 import { objectRef } from '../jobs/failed-files.ts'
-import { listObjects, uploadsPrefix } from './log-storage.ts'
+import { uploadsPrefix } from './log-storage.ts'
+import type { LogStore, StoredLog } from './log-store.ts'
 
 export type { PendingWork }
 
@@ -25,27 +26,27 @@ export function setAsideObjectsStatement(scope: AppScope): Statement {
  * `setAside` are their refs when the caller has them; otherwise they are read (one round trip) — only when
  * there are staged uploads at all, which after a run is rare.
  */
-export async function stagedUploads(bucket: R2Bucket, scope: AppScope, setAside?: ReadonlySet<string>): Promise<R2Object[]> {
-  const objects = await listObjects(bucket, uploadsPrefix(scope.app.id))
+export async function stagedUploads(logs: LogStore, scope: AppScope, setAside?: ReadonlySet<string>): Promise<StoredLog[]> {
+  const objects = await logs.list(uploadsPrefix(scope.app.id))
   if (objects.length === 0) return []
   return withoutSetAside(objects, setAside ?? new Set((await scope.db.execute(setAsideObjectsStatement(scope))).rows.map((row) => String(row.ref))))
 }
 
-export async function withoutSetAside(objects: readonly R2Object[], setAside: ReadonlySet<string>): Promise<R2Object[]> {
+export async function withoutSetAside(objects: readonly StoredLog[], setAside: ReadonlySet<string>): Promise<StoredLog[]> {
   if (setAside.size === 0) return [...objects]
-  const live: R2Object[] = []
+  const live: StoredLog[] = []
   for (const object of objects) if (!setAside.has(await objectRef(object.key))) live.push(object)
   return live
 }
 
 /** Adds staged uploads to the archive's pending work. */
-export function withStaged(files: { files: number; bytes: number }, staged: readonly R2Object[]): PendingWork {
+export function withStaged(files: { files: number; bytes: number }, staged: readonly StoredLog[]): PendingWork {
   return { files: files.files + staged.length, bytes: files.bytes + staged.reduce((sum, object) => sum + object.size, 0) }
 }
 
 /** Everything still to import: archived files with bytes left and staged uploads. */
-export async function pendingWork(scope: AppScope, bucket: R2Bucket | undefined): Promise<PendingWork> {
-  const [{ rows }, staged] = await Promise.all([scope.db.execute(pendingFilesStatement(scope)), bucket ? stagedUploads(bucket, scope) : []])
+export async function pendingWork(scope: AppScope, logs: LogStore | undefined): Promise<PendingWork> {
+  const [{ rows }, staged] = await Promise.all([scope.db.execute(pendingFilesStatement(scope)), logs ? stagedUploads(logs, scope) : []])
   return withStaged(countRow(rows[0]), staged)
 }
 

@@ -10,9 +10,10 @@ import { addByType } from '../jobs/import-result.ts'
 import type { ImportContext } from '../jobs/import-context.ts'
 import { clearFailureStatement, fileRef, isSetAside } from '../jobs/failed-files.ts'
 import { collisionName, isSafeRelativePath, splitIncomingPath } from './log-file-name.ts'
-import { processedPrefix, readRange } from './log-storage.ts'
+import { processedPrefix } from './log-storage.ts'
 import { moduleForFolder, type FolderModule } from './module-for-folder.ts'
 import { sha256Bytes } from './sha256-bytes.ts'
+import type { LogStore, StoredLog } from './log-store.ts'
 
 /** The prefix whose hash tells an appended file (same start) from a replaced or rotated one. */
 export const PREFIX_BYTES = SAMPLE_BYTES
@@ -31,8 +32,8 @@ const decoder = new TextDecoder()
  * - whatever its name, content another file already holds: already imported (content-duplicates.ts).
  * Each step is ordered so that an interruption leaves a state the next run completes without duplicates.
  */
-export async function registerIncoming(ctx: ImportContext, object: R2Object, relative: string, modules: Map<string, FolderModule | null>): Promise<void> {
-  const { scope, bucket } = ctx
+export async function registerIncoming(ctx: ImportContext, object: StoredLog, relative: string, modules: Map<string, FolderModule | null>): Promise<void> {
+  const { scope, logs } = ctx
   const { t, app } = scope
   if (!isSafeRelativePath(relative)) throw new OperationalError('The path is not safe to import; the file was left in incoming.')
   const { folder, rest, name } = splitIncomingPath(relative)
@@ -41,7 +42,7 @@ export async function registerIncoming(ctx: ImportContext, object: R2Object, rel
     if (!modules.has(folder)) modules.set(folder, await moduleForFolder(scope, folder, toTimestamp(ctx.now())))
     module = modules.get(folder) ?? null
   }
-  const head = await readRange(bucket, object.key, 0, Math.min(object.size, PREFIX_BYTES))
+  const head = await logs.read(object.key, 0, Math.min(object.size, PREFIX_BYTES))
   if (head === null) throw new OperationalError('The file disappeared from incoming before it could be imported.')
   const parser = selectParser(name, decoder.decode(head))
   const plainKey = `${processedPrefix(app.id)}${module ? `${module.slug}/` : ''}${rest}`
@@ -55,8 +56,8 @@ export async function registerIncoming(ctx: ImportContext, object: R2Object, rel
   const facts = { size: object.size, etag: object.etag, modifiedAt: toTimestamp(object.uploaded), parserId: parser.id, logType: parser.logType, moduleId, channel: name }
 
   if (existing === null) {
-    const key = owner!.rows.length > 0 || (await takenByOther(bucket, plainKey, relative)) ? await suffixed(plainKey, relative, now) : plainKey
-    const sha256 = await archiveCopy(bucket, object, key, relative)
+    const key = owner!.rows.length > 0 || (await takenByOther(logs, plainKey, relative)) ? await suffixed(plainKey, relative, now) : plainKey
+    const sha256 = await archiveCopy(logs, object, key, relative)
     const results = await scope.db.batch([
       {
         sql: `INSERT INTO ${t.sourceFiles} (path, size, modified_at, last_offset, imported_at, created_at, parser_version, log_type, channel, module_id)
@@ -88,7 +89,7 @@ export async function registerIncoming(ctx: ImportContext, object: R2Object, rel
     existing.log_type === facts.logType &&
     existing.module_id === moduleId
   if (unchanged) {
-    if (!(await bucket.head(existing.path))) await archiveCopy(bucket, object, existing.path, relative)
+    if (!(await logs.head(existing.path))) await archiveCopy(logs, object, existing.path, relative)
     // Uploading a set-aside file again is one way to retry it.
     if (isSetAside(failure)) {
       await scope.db.execute(clearFailureStatement(scope, failure!.ref))
@@ -109,7 +110,7 @@ export async function registerIncoming(ctx: ImportContext, object: R2Object, rel
       { sql: `UPDATE ${t.fileImports} SET next_offset = 0, inside_event = 0, etag = NULL, prefix_hash = NULL, updated_at = ? WHERE source_file_id = ?`, args: [now, existing.id] },
     ])
   }
-  const sha256 = await archiveCopy(bucket, object, existing.path, relative)
+  const sha256 = await archiveCopy(logs, object, existing.path, relative)
   // An append keeps its checkpoint; a file last read under another import version restarts (importFile clears it).
   const nextOffset = rotated || existing.parser_version !== ctx.version ? 0 : existing.next_offset
   const insideEvent = nextOffset === existing.next_offset && !rotated ? existing.inside_event : 0
@@ -148,16 +149,16 @@ function noteDuplicate(ctx: ImportContext, path: string, original: unknown): voi
 }
 
 /** Deletes the incoming (or staged) object and counts the file as processed (moved out of incoming). */
-async function finish(ctx: ImportContext, object: R2Object, logType: string): Promise<void> {
-  await ctx.bucket.delete(object.key)
+async function finish(ctx: ImportContext, object: StoredLog, logType: string): Promise<void> {
+  await ctx.logs.delete(object.key)
   ctx.result.processed++
   addByType(ctx.result, logType, 0)
 }
 
 /** The archive key holds an object that did not come from this incoming path (another file, or foreign). */
-async function takenByOther(bucket: R2Bucket, key: string, relative: string): Promise<boolean> {
-  const head = await bucket.head(key)
-  return head !== null && head.customMetadata?.origin !== relative
+async function takenByOther(logs: LogStore, key: string, relative: string): Promise<boolean> {
+  const head = await logs.head(key)
+  return head !== null && head.origin !== relative
 }
 
 async function suffixed(key: string, relative: string, now: string): Promise<string> {

@@ -5,7 +5,7 @@ export async function sha256Bytes(bytes: Uint8Array): Promise<string> {
   return hexDigest(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>))
 }
 
-/** Lower-case hex of a digest (e.g. `crypto.DigestStream`'s). */
+/** Lower-case hex of a digest (e.g. the log store's streaming copy hash). */
 export function hexDigest(digest: ArrayBuffer): string {
   let hex = ''
   for (const byte of new Uint8Array(digest)) hex += HEX[byte]!

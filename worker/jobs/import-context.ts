@@ -4,11 +4,12 @@ import type { AppScope } from '../apps/app-scope.ts'
 import type { ImportLimits } from './import-limits.ts'
 import type { FailureRow } from './failed-files.ts'
 import type { ImportResult } from './import-result.ts'
+import type { LogStore } from '../intake/log-store.ts'
 
 /** What one import run (a request, or one queue message of a job) works with. */
 export interface ImportContext {
   readonly scope: AppScope
-  readonly bucket: R2Bucket
+  readonly logs: LogStore
   /** The current time, read afresh for every timestamp written. */
   readonly now: () => Date
   readonly severities: readonly Severity[]

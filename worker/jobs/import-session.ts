@@ -12,6 +12,7 @@ import { selectFailures, toFailureRow } from './failed-files.ts'
 import type { ImportLock } from './import-lock.ts'
 import { emptyResult } from './import-result.ts'
 import { runPluginHook } from '../plugins/run-plugin-hook.ts'
+import type { LogStore } from '../intake/log-store.ts'
 
 /** How often progress rows are written and the lock renewed while a run works (milliseconds). */
 const PROGRESS_INTERVAL_MS = 1000
@@ -25,7 +26,7 @@ const RENEW_INTERVAL_MS = 30_000
 export async function createImportContext(
   deps: Deps,
   scope: AppScope,
-  bucket: R2Bucket,
+  logs: LogStore,
   lock: ImportLock,
   job?: { readonly id: number; readonly bytesBefore: number },
 ): Promise<ImportContext> {
@@ -50,7 +51,7 @@ export async function createImportContext(
   }
   return {
     scope,
-    bucket,
+    logs,
     now: () => deps.now(),
     severities,
     allowed: new Set(severities),
@@ -69,9 +70,9 @@ export async function createImportContext(
  * (self-throttled), for incoming imports the archive's retention rules, and the plugins' `afterIngest` hooks
  * (isolated: a failing hook is recorded, never thrown). `events`: occurrences the import stored.
  */
-export async function finalizeImport(deps: Deps, scope: AppScope, bucket: R2Bucket, pruneArchive: boolean, events: number): Promise<ProcessedPruneResult | null> {
+export async function finalizeImport(deps: Deps, scope: AppScope, logs: LogStore, pruneArchive: boolean, events: number): Promise<ProcessedPruneResult | null> {
   await pruneOccurrences(scope, occurrencePolicy(deps), deps.now())
-  const retention = pruneArchive ? await pruneProcessed(bucket, scope.app.id, processedPolicy(deps), deps.now()) : null
+  const retention = pruneArchive ? await pruneProcessed(logs, scope.app.id, processedPolicy(deps), deps.now()) : null
   const now = deps.now()
   await runPluginHook({ plugins: deps.plugins, scope, hook: 'afterIngest', now, call: (hooks) => hooks.afterIngest?.({ scope, now, via: 'file', events }) })
   return retention

@@ -19,9 +19,8 @@ export function isImportMessage(value: unknown): value is ImportMessage {
 
 /** Sends a job message; false when no queue is bound (the cron trigger then continues the job). */
 export async function enqueueImport(deps: Deps, message: ImportMessage, delaySeconds = 0): Promise<boolean> {
-  const queue = deps.env.IMPORT_QUEUE
-  if (!queue) return false
-  await queue.send(message, { contentType: 'json', ...(delaySeconds > 0 ? { delaySeconds } : {}) })
+  if (!deps.jobs) return false
+  await deps.jobs.send(message, delaySeconds)
   return true
 }
 

@@ -6,13 +6,20 @@ import { logFailure } from '../log-failure.ts'
 /** While another run holds the application's lock, a job message comes back after this many seconds. */
 export const LOCK_RETRY_SECONDS = 10
 
+/** One delivered queue message, as the consumer sees it (a Cloudflare `Message` fits). */
+export interface ReceivedMessage {
+  readonly body: unknown
+  ack(): void
+  retry(options?: { delaySeconds?: number }): void
+}
+
 /**
  * The Queue consumer (`queue` handler): runs each job message for one budget. A message whose job cannot
  * take the lock yet is re-sent with a delay rather than retried, so waiting never uses up the queue's
  * retry allowance; a message that throws (the database is down) is retried by the queue.
  */
-export async function consumeImportQueue(batch: MessageBatch<unknown>, deps: Deps): Promise<void> {
-  for (const message of batch.messages) {
+export async function consumeImportQueue(messages: readonly ReceivedMessage[], deps: Deps): Promise<void> {
+  for (const message of messages) {
     if (!isImportMessage(message.body)) {
       message.ack()
       continue

@@ -13,6 +13,7 @@ import { runImport } from './run-import.ts'
 import { createImportContext, finalizeImport } from './import-session.ts'
 import { stagedUploads, withStaged } from '../intake/pending-work.ts'
 import { OperationalError } from '../errors.ts'
+import type { LogStore } from '../intake/log-store.ts'
 
 /** What a request-sized run leaves to do once the lock is released. */
 export interface RequestRun {
@@ -57,18 +58,18 @@ export async function importUnderLock<T = ImportResponse>(
 export async function runRequestImport(
   deps: Deps,
   scope: AppScope,
-  bucket: R2Bucket,
+  logs: LogStore,
   lock: ImportLock,
   options: { readonly kind: ImportJobKind; readonly scanIncoming: boolean },
 ): Promise<RequestRun> {
-  const ctx = await createImportContext(deps, scope, bucket, lock)
+  const ctx = await createImportContext(deps, scope, logs, lock)
   const outcome = await runImport(ctx, { scanIncoming: options.scanIncoming, budget: createBudget(ctx.limits.requestBudgetBytes, ctx.limits.requestSeconds) })
   const result = { ...presentResult(ctx.result), already_ingested: ctx.alreadyIngested }
   if (outcome.remainingFiles > 0) {
     const { job, created } = await openBackgroundJob(deps, scope, options.kind, { files: outcome.remainingFiles, bytes: outcome.remainingBytes })
     return { response: { ...result, retention: null, job }, created: created ? job : null }
   }
-  const retention = await finalizeImport(deps, scope, bucket, options.kind === 'import-incoming', ctx.result.events)
+  const retention = await finalizeImport(deps, scope, logs, options.kind === 'import-incoming', ctx.result.events)
   await closeOpenJobs(scope, toTimestamp(deps.now()))
   return { response: { ...result, retention, job: null }, created: null }
 }
@@ -82,9 +83,9 @@ export async function runRequestImport(
  * and starts a job for what it finds. One R2 list; a database round trip only when uploads are waiting.
  */
 export async function startStagedUploads(deps: Deps, scope: AppScope): Promise<void> {
-  const bucket = deps.env.LOGS
-  if (!bucket) return
-  const staged = await stagedUploads(bucket, scope)
+  const logs = deps.logs
+  if (!logs) return
+  const staged = await stagedUploads(logs, scope)
   if (staged.length > 0) await continueInBackground(deps, scope, 'import-incoming', withStaged({ files: 0, bytes: 0 }, staged))
 }
 

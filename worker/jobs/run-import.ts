@@ -4,10 +4,11 @@ import { ARCHIVE_MISSING_MESSAGE, importFile } from '../digest/digest-file.ts'
 import { clearFailure, failureMessage, fileRef, isOutage, isSetAside, objectRef, recordFailure, type FailureSubject } from './failed-files.ts'
 import { pendingFiles } from './file-state.ts'
 import { isLogFileName } from '../intake/log-file-name.ts'
-import { incomingPrefix, listObjects, stagedPath } from '../intake/log-storage.ts'
+import { incomingPrefix, stagedPath } from '../intake/log-storage.ts'
 import { stagedUploads } from '../intake/pending-work.ts'
 import { registerIncoming } from '../intake/register-incoming.ts'
 import type { FolderModule } from '../intake/module-for-folder.ts'
+import type { StoredLog } from '../intake/log-store.ts'
 
 export const NOT_A_LOG_FILE = 'not a log file (.log, .log.N, .jsonl or .ndjson); left in incoming.'
 
@@ -31,11 +32,11 @@ export interface RunOutcome {
  * only a database outage ends the run (everything stored so far stays; the next run resumes).
  */
 export async function runImport(ctx: ImportContext, options: { readonly scanIncoming: boolean; readonly budget: Budget }): Promise<RunOutcome> {
-  const { scope, bucket } = ctx
+  const { scope, logs } = ctx
   const modules = new Map<string, FolderModule | null>()
   if (options.scanIncoming) {
     const prefix = incomingPrefix(scope.app.id)
-    for (const object of await listObjects(bucket, prefix)) {
+    for (const object of await logs.list(prefix)) {
       const relative = object.key.slice(prefix.length)
       if (!isLogFileName(relative.slice(relative.lastIndexOf('/') + 1))) {
         ctx.result.errors.push(`${relative}: ${NOT_A_LOG_FILE}`)
@@ -44,7 +45,7 @@ export async function runImport(ctx: ImportContext, options: { readonly scanInco
       await registerObject(ctx, object, relative, modules)
     }
   }
-  for (const object of await stagedUploads(bucket, scope, setAsideObjects(ctx))) {
+  for (const object of await stagedUploads(logs, scope, setAsideObjects(ctx))) {
     if (Date.now() >= options.budget.deadline) break
     await registerObject(ctx, object, stagedPath(scope.app.id, object.key), modules)
   }
@@ -61,7 +62,7 @@ export async function runImport(ctx: ImportContext, options: { readonly scanInco
     if (outcome?.done) completedFiles++
   }
   // Uploads that arrived during the run count as remaining, so the run hands over instead of closing.
-  const [remaining, staged] = await Promise.all([pendingFiles(scope), stagedUploads(bucket, scope, setAsideObjects(ctx))])
+  const [remaining, staged] = await Promise.all([pendingFiles(scope), stagedUploads(logs, scope, setAsideObjects(ctx))])
   ctx.result.files = ctx.touched.size
   return {
     remainingFiles: remaining.length + staged.length,
@@ -72,7 +73,7 @@ export async function runImport(ctx: ImportContext, options: { readonly scanInco
 }
 
 /** Archives one incoming or staged object, unless it was set aside (then it waits for a retry). */
-async function registerObject(ctx: ImportContext, object: R2Object, relative: string, modules: Map<string, FolderModule | null>): Promise<void> {
+async function registerObject(ctx: ImportContext, object: StoredLog, relative: string, modules: Map<string, FolderModule | null>): Promise<void> {
   const ref = await objectRef(object.key)
   if (isSetAside(ctx.failures.get(ref), object.etag)) return
   await attempt(ctx, { ref, path: relative, sourceFileId: null, etag: object.etag }, () => registerIncoming(ctx, object, relative, modules))

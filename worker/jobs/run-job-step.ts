@@ -13,6 +13,7 @@ import { startStagedUploads } from './request-import.ts'
 import { STORAGE_MISSING_MESSAGE } from '../intake/log-storage.ts'
 import { openScopeIfRegistered } from '../apps/open-scope.ts'
 import { logFailure } from '../log-failure.ts'
+import type { LogStore } from '../intake/log-store.ts'
 
 export const JOB_FAILED_MESSAGE = 'The import stopped on an unexpected error; the details are in the server log. Run the import again to resume it.'
 
@@ -28,8 +29,8 @@ export async function runImportJob(deps: Deps, message: ImportMessage): Promise<
   const job = await readJob(scope, message.job)
   if (!job || job.status === 'success' || job.status === 'failed') return 'done'
   const stamp = () => toTimestamp(deps.now())
-  const bucket = deps.env.LOGS
-  if (!bucket) {
+  const logs = deps.logs
+  if (!logs) {
     await scope.db.execute(updateJobStatement(scope, job.id, { status: 'failed', message: STORAGE_MISSING_MESSAGE, finished_at: stamp() }, stamp()))
     return 'done'
   }
@@ -42,7 +43,7 @@ export async function runImportJob(deps: Deps, message: ImportMessage): Promise<
   try {
     // Read again under the lock: another message of the same job may have run a step meanwhile.
     const current = await readJob(scope, job.id)
-    if (current && current.status !== 'success' && current.status !== 'failed') step = await runJobStep(deps, scope, current, bucket, lock)
+    if (current && current.status !== 'success' && current.status !== 'failed') step = await runJobStep(deps, scope, current, logs, lock)
   } finally {
     await lock.release()
   }
@@ -60,11 +61,11 @@ type StepOutcome = 'continues' | 'closed' | 'failed'
  * remains (the row says `running` until the next message, or the note that no queue is bound, is in place),
  * `closed` when the import is finished, `failed` when the step threw.
  */
-async function runJobStep(deps: Deps, scope: AppScope, job: ImportJob, bucket: R2Bucket, lock: ImportLock): Promise<StepOutcome> {
+async function runJobStep(deps: Deps, scope: AppScope, job: ImportJob, logs: LogStore, lock: ImportLock): Promise<StepOutcome> {
   const stamp = () => toTimestamp(deps.now())
   try {
     await scope.db.execute(updateJobStatement(scope, job.id, { status: 'running', started_at: stamp() }, stamp()))
-    const ctx = await createImportContext(deps, scope, bucket, lock, { id: job.id, bytesBefore: job.bytes_done })
+    const ctx = await createImportContext(deps, scope, logs, lock, { id: job.id, bytesBefore: job.bytes_done })
     const outcome = await runImport(ctx, { scanIncoming: false, budget: createBudget(ctx.limits.jobBudgetBytes, ctx.limits.jobSeconds) })
     const part = presentResult(ctx.result)
     const merged = {
@@ -77,7 +78,7 @@ async function runJobStep(deps: Deps, scope: AppScope, job: ImportJob, bucket: R
       await scope.db.execute(updateJobStatement(scope, job.id, { ...progress, result: merged, bytes_total: bytesDone + outcome.remainingBytes, status: 'running', message: null }, stamp()))
       return 'continues'
     }
-    const retention = await finalizeImport(deps, scope, bucket, job.kind === 'import-incoming', merged.events)
+    const retention = await finalizeImport(deps, scope, logs, job.kind === 'import-incoming', merged.events)
     await scope.db.execute(
       updateJobStatement(scope, job.id, { ...progress, result: { ...merged, retention }, bytes_total: bytesDone, status: 'success', current_file: null, message: null, finished_at: stamp() }, stamp()),
     )

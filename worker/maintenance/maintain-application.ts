@@ -16,10 +16,10 @@ import { occurrencePolicy, pruneOccurrences } from './occurrence-retention.ts'
 export async function maintainApplication(deps: Deps, scope: AppScope): Promise<void> {
   const [, pendingResult] = await scope.db.batch([reapStatement(scope, deps.now()), pendingFilesStatement(scope)])
   // Uploads accepted while another import ran are pending too (their import may have crashed before them).
-  const pending = withStaged(countRow(pendingResult!.rows[0]), deps.env.LOGS ? await stagedUploads(deps.env.LOGS, scope) : [])
-  if (pending.files > 0 && deps.env.LOGS) {
+  const pending = withStaged(countRow(pendingResult!.rows[0]), deps.logs ? await stagedUploads(deps.logs, scope) : [])
+  if (pending.files > 0 && deps.logs) {
     const job = await continueInBackground(deps, scope, 'resume', pending)
-    if (!deps.env.IMPORT_QUEUE) await runImportJob(deps, { app: scope.app.id, job: job.id })
+    if (!deps.jobs) await runImportJob(deps, { app: scope.app.id, job: job.id })
   }
   // Retention deletes: never alongside an import's batches. A busy lock just means next time.
   const policy = occurrencePolicy(deps)

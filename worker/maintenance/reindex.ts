@@ -1,7 +1,7 @@
 import type { AppScope } from '../apps/app-scope.ts'
 import type { Deps } from '../deps.ts'
 import { importUnderLock, runRequestImport, type ImportResponse } from '../jobs/request-import.ts'
-import { listObjects, logBucket, processedPrefix } from '../intake/log-storage.ts'
+import { requireLogs, processedPrefix } from '../intake/log-storage.ts'
 
 /** Ids per JSON parameter when resetting files (keeps the parameter far below D1's 1 MB string limit). */
 const IDS_PER_STATEMENT = 20_000
@@ -12,10 +12,10 @@ const IDS_PER_STATEMENT = 20_000
  * allow-list decide what it holds. Runs like an import: within the request's budget, the rest as a job.
  */
 export async function reindex(deps: Deps, scope: AppScope): Promise<ImportResponse> {
-  const bucket = logBucket(deps.env)
+  const logs = requireLogs(deps)
   return importUnderLock(deps, scope, async (lock) => {
     const { t, db } = scope
-    const archived = new Set((await listObjects(bucket, processedPrefix(scope.app.id))).map((object) => object.key))
+    const archived = new Set((await logs.list(processedPrefix(scope.app.id))).map((object) => object.key))
     const { rows } = await db.execute({ sql: `SELECT s.id, s.path FROM ${t.sourceFiles} s JOIN ${t.fileImports} f ON f.source_file_id = s.id` })
     const ids = rows.filter((row) => archived.has(String(row.path))).map((row) => ({ id: Number(row.id) }))
     for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
@@ -26,6 +26,6 @@ export async function reindex(deps: Deps, scope: AppScope): Promise<ImportRespon
         { sql: `UPDATE ${t.fileImports} SET next_offset = 0, inside_event = 0 WHERE source_file_id IN ${chosen}`, args: [json] },
       ])
     }
-    return runRequestImport(deps, scope, bucket, lock, { kind: 'reindex', scanIncoming: false })
+    return runRequestImport(deps, scope, logs, lock, { kind: 'reindex', scanIncoming: false })
   })
 }

@@ -3,7 +3,7 @@ import { readJsonObject } from '../http/read-body.ts'
 import { json } from '../http/respond.ts'
 import { route, type ApiRouter } from '../http/router.ts'
 import { scopeOf, withApp } from '../http/with-app.ts'
-import { logBucket } from '../intake/log-storage.ts'
+import { requireLogs } from '../intake/log-storage.ts'
 import { deleteLogs, previewLogDeletion } from './log-deletion.ts'
 import { processedPolicy, processedStatus, pruneProcessed } from './processed-retention.ts'
 import { reindex } from './reindex.ts'
@@ -30,12 +30,12 @@ export function registerMaintenanceRoutes(router: ApiRouter): void {
     router,
     '/processed-retention',
     {
-      GET: async (request, deps) => json(await processedStatus(logBucket(deps.env), scopeOf(request).app.id, processedPolicy(deps))),
+      GET: async (request, deps) => json(await processedStatus(requireLogs(deps), scopeOf(request).app.id, processedPolicy(deps))),
       POST: async (request, deps) => {
-        const bucket = logBucket(deps.env)
+        const logs = requireLogs(deps)
         const appId = scopeOf(request).app.id
-        const status = await processedStatus(bucket, appId, processedPolicy(deps))
-        return json({ status, pruned: await pruneProcessed(bucket, appId, processedPolicy(deps), deps.now()) })
+        const status = await processedStatus(logs, appId, processedPolicy(deps))
+        return json({ status, pruned: await pruneProcessed(logs, appId, processedPolicy(deps), deps.now()) })
       },
     },
     [withApp],

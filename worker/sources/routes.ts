@@ -27,7 +27,7 @@ export function registerSourceRoutes(router: ApiRouter): void {
       GET: async (request, deps) => {
         const occurrence = queryInteger(request.query, 'occurrence', { min: 1, max: Number.MAX_SAFE_INTEGER })
         if (occurrence === undefined) throw new InvalidInputError('occurrence must be an integer from 1 to 9007199254740991.')
-        return json(await readSourceContent(scopeOf(request), deps.env.LOGS, occurrence))
+        return json(await readSourceContent(scopeOf(request), deps.logs, occurrence))
       },
     },
     [withApp],

@@ -2,7 +2,8 @@ import type { RawEvent } from '../../shared/api.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { NotFoundError, OperationalError } from '../errors.ts'
 import { isSafeRelativePath } from '../intake/log-file-name.ts'
-import { processedPrefix, readRange } from '../intake/log-storage.ts'
+import { processedPrefix } from '../intake/log-storage.ts'
+import type { LogStore } from '../intake/log-store.ts'
 
 /** The most `source` returns of one event (reference §3.1: 4 MiB). */
 export const SOURCE_MAX_BYTES = 4 * 1024 * 1024
@@ -17,7 +18,7 @@ const decoder = new TextDecoder()
  * archived file with an R2 range request (at most 4 MiB, decoded as UTF-8). A file outside the application's
  * archive, or gone from it (e.g. pruned), is a 400; an unknown occurrence a 404.
  */
-export async function readSourceContent(scope: AppScope, bucket: R2Bucket | undefined, occurrenceId: number): Promise<RawEvent> {
+export async function readSourceContent(scope: AppScope, logs: LogStore | null, occurrenceId: number): Promise<RawEvent> {
   const { rows } = await scope.db.execute({
     sql: `SELECT o.byte_start, o.byte_end, s.path, s.log_type, s.channel FROM ${scope.t.occurrences} o
       JOIN ${scope.t.sourceFiles} s ON s.id = o.source_file_id WHERE o.id = ?`,
@@ -29,8 +30,8 @@ export async function readSourceContent(scope: AppScope, bucket: R2Bucket | unde
   const start = Number(row.byte_start)
   const end = Number(row.byte_end)
   const prefix = processedPrefix(scope.app.id)
-  if (!bucket || !path.startsWith(prefix) || !isSafeRelativePath(path.slice(prefix.length))) throw new OperationalError(SOURCE_UNAVAILABLE)
-  const bytes = await readRange(bucket, path, start, Math.min(SOURCE_MAX_BYTES, Math.max(0, end - start)))
+  if (!logs || !path.startsWith(prefix) || !isSafeRelativePath(path.slice(prefix.length))) throw new OperationalError(SOURCE_UNAVAILABLE)
+  const bytes = await logs.read(path, start, Math.min(SOURCE_MAX_BYTES, Math.max(0, end - start)))
   if (bytes === null) throw new OperationalError(SOURCE_UNAVAILABLE)
   return { byte_start: start, byte_end: end, path, log_type: String(row.log_type), channel: (row.channel as string | null) ?? null, content: decoder.decode(bytes) }
 }

@@ -7,7 +7,7 @@ import { selectFileStates, toFileState } from '../../../worker/jobs/file-state.t
 import { importVersion } from '../../../worker/settings/ingestion-settings.ts'
 import { TARGETS } from '../../drivers/driver-targets.ts'
 import { migratedScope, type MigratedScope } from './persist/migrated-scope.ts'
-import { fakeBucket } from '../intake/fake-bucket.ts'
+import { memoryLogStore } from '../intake/memory-log-store.ts'
 import { parseConfig } from '../../../worker/config.ts'
 
 const EVENTS = 5000
@@ -26,7 +26,7 @@ describe.each(TARGETS)('importFile on %s', { timeout: 60_000 }, (target) => {
 
   const context = (): ImportContext => ({
     scope: m.scope,
-    bucket: fakeBucket({ [KEY]: bytes }),
+    logs: memoryLogStore({ [KEY]: bytes }).store,
     now: () => new Date('2026-02-02T00:00:00Z'),
     severities: [...severities],
     allowed: new Set(severities),
@@ -95,7 +95,7 @@ describe.each(TARGETS)('importFile on %s', { timeout: 60_000 }, (target) => {
       { sql: `DELETE FROM ${t.occurrences}` },
       { sql: `UPDATE ${t.sourceFiles} SET size = ?`, args: [small.length] },
     ])
-    const ctx = { ...context(), bucket: fakeBucket({ [KEY]: small }) }
+    const ctx = { ...context(), logs: memoryLogStore({ [KEY]: small }).store }
     expect(await importFile(ctx, await state(), createBudget(1 << 30, 60))).toEqual({ done: true })
     expect(ctx.result.file_results).toEqual([
       { path: KEY, format: 'laravel', read: 5, stored: 2, skipped: { INFO: 1, DEBUG: 2 }, already_stored: 0, unparseable: 1 },
@@ -111,11 +111,11 @@ describe.each(TARGETS)('importFile on %s', { timeout: 60_000 }, (target) => {
     ])
     const big = new TextEncoder().encode(laravelLines(40_000)) // > 1 MiB: two chunks
     await m.scope.db.execute({ sql: `UPDATE ${t.sourceFiles} SET size = ?`, args: [big.length] })
-    const ctx = { ...context(), bucket: fakeBucket({ [KEY]: big }) }
+    const ctx = { ...context(), logs: memoryLogStore({ [KEY]: big }).store }
     expect(await importFile(ctx, await state(), createBudget(1, 60))).toEqual({ done: false })
     const first = ctx.result.events
     expect(first).toBeGreaterThan(0)
-    const rest = { ...context(), bucket: fakeBucket({ [KEY]: big }) }
+    const rest = { ...context(), logs: memoryLogStore({ [KEY]: big }).store }
     expect(await importFile(rest, await state(), createBudget(1 << 30, 60))).toEqual({ done: true })
     expect(first + rest.result.events).toBe(40_000)
     expect((await counts()).occurrences).toBe(40_000)

@@ -1,26 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { processedStatus, pruneProcessed } from '../../../worker/maintenance/processed-retention.ts'
+import { memoryLogStore } from '../intake/memory-log-store.ts'
 
 const NOW = new Date('2027-01-15T00:00:00Z')
 
 /** The reference's fixture: four 1 KiB archived files aged 40, 35, 5 and 1 days, plus a non-log file. */
 function archive() {
-  const objects = new Map<string, { size: number; uploaded: Date }>()
+  const initial: Record<string, { size: number; uploaded: Date }> = {}
   for (const [name, age] of [['old-a', 40], ['old-b', 35], ['recent-a', 5], ['recent-b', 1]] as const) {
-    objects.set(`processed/app/${name}.log`, { size: 1024, uploaded: new Date(NOW.getTime() - age * 86_400_000) })
+    initial[`processed/app/${name}.log`] = { size: 1024, uploaded: new Date(NOW.getTime() - age * 86_400_000) }
   }
-  objects.set('processed/app/readme.txt', { size: 10, uploaded: new Date(0) })
-  objects.set('processed/other/x.log', { size: 10, uploaded: new Date(0) })
-  const bucket = {
-    async list(options: { prefix: string }) {
-      const keys = [...objects.keys()].filter((key) => key.startsWith(options.prefix))
-      return { objects: keys.map((key) => ({ key, ...objects.get(key)! })), truncated: false }
-    },
-    async delete(keys: string | string[]) {
-      for (const key of [keys].flat()) objects.delete(key)
-    },
-  } as unknown as R2Bucket
-  return { bucket, objects }
+  initial['processed/app/readme.txt'] = { size: 10, uploaded: new Date(0) }
+  initial['processed/other/x.log'] = { size: 10, uploaded: new Date(0) }
+  const { store, objects } = memoryLogStore(initial)
+  return { bucket: store, objects }
 }
 
 describe('processed-archive retention (reference §3.6, RetentionTest)', () => {
