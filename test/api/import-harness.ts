@@ -8,6 +8,7 @@ import type { Env } from '../../worker/env.ts'
 import worker from '../../worker/index.ts'
 import { runImportJob } from '../../worker/jobs/run-job-step.ts'
 import type { ImportMessage } from '../../worker/jobs/job-message.ts'
+import { wrapDriver } from '../../drivers/wrap-driver.ts'
 
 /**
  * Drives imports step by step in the parity suite (test/api/ingestion-*.test.ts): a Queue binding that records
@@ -37,19 +38,10 @@ export function recordingQueue() {
 export type StatementHook = (statements: readonly Statement[]) => Promise<void> | void
 
 function hooked(db: Driver, before: StatementHook): Driver {
-  return {
-    name: db.name,
-    dialect: db.dialect,
-    version: () => db.version(),
-    execute: async (statement) => {
-      await before([statement])
-      return db.execute(statement)
-    },
-    batch: async (statements, options) => {
-      await before(statements)
-      return db.batch(statements, options)
-    },
-  }
+  return wrapDriver(db, async (call, proceed) => {
+    if (call.kind !== 'version') await before(call.statements)
+    return proceed()
+  })
 }
 
 class HookedDatabases extends RequestDatabases {

@@ -221,6 +221,68 @@ describe.each(TARGETS)('driver %s', (target) => {
       })
       expect(rows).toEqual([{ lo: '2023-12-31 23:59:59', hi: '2024-01-02 00:00:00' }])
     })
+
+    it('updates only the rows joined to a row source, reading the old row left to right', async () => {
+      const d = db.dialect
+      await db.execute({ sql: `INSERT INTO ${T()} (name, n, note) VALUES ('upd-1', 1, 'fixed'), ('upd-2', 2, 'open'), ('upd-3', 3, 'fixed')` })
+      const source = `(SELECT j.name, j.plus FROM ${d.jsonRecords({ name: 'text', plus: 'integer' }, 'j')}) s`
+      const sql = d.updateFrom(
+        T(),
+        'G',
+        // `seen` reads the old `note`, so it is listed before `note` changes (MySQL assigns left to right).
+        { seen: `CASE WHEN G.note = 'fixed' THEN 'was fixed' ELSE G.seen END`, note: `CASE WHEN G.note = 'fixed' THEN 'reoccurred' ELSE G.note END`, n: 'G.n + s.plus' },
+        source,
+        'G.name = s.name',
+      )
+      const result = await db.execute({ sql, args: [JSON.stringify([{ name: 'upd-1', plus: 10 }, { name: 'upd-2', plus: 20 }, { name: 'upd-none', plus: 1 }])] })
+      expect(result.rowsAffected).toBe(2)
+      const { rows } = await db.execute({ sql: `SELECT name, n, note, seen FROM ${T()} WHERE name LIKE 'upd-%' ORDER BY name` })
+      expect(rows).toEqual([
+        { name: 'upd-1', n: 11, note: 'reoccurred', seen: 'was fixed' },
+        { name: 'upd-2', n: 22, note: 'open', seen: null },
+        { name: 'upd-3', n: 3, note: 'fixed', seen: null },
+      ])
+    })
+
+    it('compares null-safely and casts to text', async () => {
+      const d = db.dialect
+      const distinct = async (a: string | null, b: string | null) =>
+        Number((await db.execute({ sql: `SELECT CASE WHEN ${d.isDistinct(d.castText('?'), d.castText('?'))} THEN 1 ELSE 0 END AS d`, args: [a, b] })).rows[0]!.d)
+      expect([await distinct(null, null), await distinct(null, 'a'), await distinct('a', null), await distinct('a', 'a'), await distinct('a', 'b')]).toEqual([0, 1, 1, 0, 1])
+      const { rows } = await db.execute({ sql: `SELECT ${d.castText('n')} AS t FROM ${T()} WHERE name = ?`, args: ['upd-1'] })
+      expect(rows).toEqual([{ t: '11' }])
+    })
+
+    it('upserts with an onlyIf condition: changed rows are rewritten, the update compiles on every engine', async () => {
+      const d = db.dialect
+      const upsert = d.upsert(T(), ['name', 'n', 'note'], 'VALUES (?, ?, ?)', ['name'], { note: d.incoming('note') }, d.isDistinct(`${T()}.note`, d.incoming('note')))
+      await db.execute({ sql: upsert, args: ['only-1', 1, 'first'] })
+      await db.execute({ sql: upsert, args: ['only-1', 1, 'first'] })
+      expect((await db.execute({ sql: `SELECT note FROM ${T()} WHERE name = ?`, args: ['only-1'] })).rows).toEqual([{ note: 'first' }])
+      await db.execute({ sql: upsert, args: ['only-1', 1, 'second'] })
+      expect((await db.execute({ sql: `SELECT note FROM ${T()} WHERE name = ?`, args: ['only-1'] })).rows).toEqual([{ note: 'second' }])
+    })
+
+    it('quotes reserved words as identifiers and returns inserted ids', async () => {
+      const d = db.dialect
+      expect((await db.execute({ sql: `SELECT 1 AS ${d.quote('order')}, 2 AS ${d.quote('key')}` })).rows).toEqual([{ order: 1, key: 2 }])
+      const inserted = await db.execute({ sql: `INSERT INTO ${T()} (name) VALUES (?)${d.returningId}`, args: ['with-id'] })
+      const id = d.returningId ? Number(inserted.rows[0]!.id) : inserted.lastInsertId
+      const { rows } = await db.execute({ sql: `SELECT name FROM ${T()} WHERE id = ?`, args: [id ?? -1] })
+      expect(rows).toEqual([{ name: 'with-id' }])
+    })
+
+    it('runs the migration and batch locks inside a batch where the engine needs them (PostgreSQL only)', async () => {
+      const d = db.dialect
+      const locks = [d.migrationLock(4242), d.batchLock(4243, 'shared'), d.batchLock(4243, 'exclusive')]
+      if (d.name !== 'postgres') {
+        expect(locks).toEqual([undefined, undefined, undefined])
+        return
+      }
+      const results = await db.batch([...locks.map((sql) => ({ sql: sql! })), { sql: `SELECT COUNT(*) AS c FROM ${T()}` }])
+      expect(results).toHaveLength(4)
+      expect(Number(results[3]!.rows[0]!.c)).toBeGreaterThan(0)
+    })
   })
 
   describe('migrations', () => {

@@ -3,6 +3,7 @@ import type { Driver } from '../../../drivers/index.ts'
 import { ApplicationRegistry } from '../../../worker/apps/registry.ts'
 import type { DatabaseHandle } from '../../../worker/db/request-databases.ts'
 import { openDriver, type OpenedDriver } from '../../drivers/driver-targets.ts'
+import { wrapDriver, type DriverCall } from '../../../drivers/wrap-driver.ts'
 
 /**
  * The registry is shared by every request of an isolate. A request that stalls (or is cancelled by workerd
@@ -22,19 +23,13 @@ describe('ApplicationRegistry (per-isolate cache)', () => {
    */
   function handle(key: string, fault: () => 'run' | 'stall' | 'fail'): DatabaseHandle {
     const inner = opened.driver
-    const gate = <T>(run: () => Promise<T>): Promise<T> => {
+    const db: Driver = wrapDriver(inner, <T,>(call: DriverCall, proceed: () => Promise<T>): Promise<T> => {
+      if (call.kind === 'version') return proceed()
       const mode = fault()
       if (mode === 'stall') return new Promise<T>(() => {})
       if (mode === 'fail') return Promise.reject(new Error('database unreachable'))
-      return run()
-    }
-    const db: Driver = {
-      name: inner.name,
-      dialect: inner.dialect,
-      version: () => inner.version(),
-      execute: (statement) => gate(() => inner.execute(statement)),
-      batch: (statements, options) => gate(() => inner.batch(statements, options)),
-    }
+      return proceed()
+    })
     return { db, key, dedicated: false }
   }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { wrapDriver } from '../../../drivers/wrap-driver.ts'
 import type { AppScope } from '../../../worker/apps/app-scope.ts'
 import { OperationalError } from '../../../worker/errors.ts'
 import { BUILTIN_PLUGINS, pluginCatalog } from '../../../worker/plugins/catalog.ts'
@@ -52,8 +53,7 @@ describe.each(TARGETS)('runPluginHook on %s', { timeout: 60_000 }, (target) => {
     const ran: string[] = []
     const plugins = [plugin('planned_one', { afterIngest: async () => void ran.push('planned') }, { status: 'planned' }), plugin('no_hook', {})]
     let queries = 0
-    const db = m.scope.db
-    const counting: AppScope = { ...m.scope, db: { ...db, execute: (statement) => (queries++, db.execute(statement)), batch: (statements, options) => (queries++, db.batch(statements, options)) } }
+    const counting: AppScope = { ...m.scope, db: wrapDriver(m.scope.db, (_call, proceed) => (queries++, proceed())) }
     await runPluginHook({ plugins, scope: counting, hook: 'afterIngest', now: NOW, call: (hooks) => hooks.afterIngest?.({ scope: counting, now: NOW, via: 'file', events: 1 }) })
     expect(ran).toEqual([])
     expect(queries).toBe(0)
@@ -78,7 +78,7 @@ describe.each(TARGETS)('runPluginHook on %s', { timeout: 60_000 }, (target) => {
 
   it('skips the hooks, without throwing, when the settings cannot be read', async () => {
     const ran: string[] = []
-    const broken: AppScope = { ...m.scope, db: { ...m.scope.db, execute: async () => { throw new Error('connection reset') } } }
+    const broken: AppScope = { ...m.scope, db: wrapDriver(m.scope.db, async () => { throw new Error('connection reset') }) }
     const plugins = [plugin('any', { afterIngest: async () => void ran.push('any') })]
     const results = await runPluginHook({ plugins, scope: broken, hook: 'afterIngest', now: NOW, call: (hooks) => hooks.afterIngest?.({ scope: broken, now: NOW, via: 'file', events: 1 }) })
     expect(results.size).toBe(0)

@@ -5,6 +5,7 @@ import type { AppScope } from '../../../../worker/apps/app-scope.ts'
 import { tablesFor } from '../../../../worker/apps/tables.ts'
 import type { DriverTarget } from '../../../setup/driver-targets.ts'
 import { openDriver, type OpenedDriver } from '../../../drivers/driver-targets.ts'
+import { wrapDriver } from '../../../../drivers/wrap-driver.ts'
 
 /** A driver wrapper whose `batch` can be made to fail, before or after the batch commits. */
 export interface FaultyDriver extends Driver {
@@ -35,17 +36,11 @@ export async function migratedScope(target: DriverTarget, label: string): Promis
   let countdown = 0
   let afterCommit = false
   const driver: FaultyDriver = {
-    name: inner.name,
-    dialect: inner.dialect,
-    version: () => inner.version(),
-    execute: (statement) => inner.execute(statement),
-    async batch(statements, options) {
-      if (countdown > 0 && --countdown === 0) {
-        if (afterCommit) await inner.batch(statements, options)
-        throw new Error(afterCommit ? 'connection lost after commit' : 'connection lost')
-      }
-      return inner.batch(statements, options)
-    },
+    ...wrapDriver(inner, async (call, proceed) => {
+      if (call.kind !== 'batch' || countdown === 0 || --countdown > 0) return proceed()
+      if (afterCommit) await proceed()
+      throw new Error(afterCommit ? 'connection lost after commit' : 'connection lost')
+    }),
     failBatch(n, commit) {
       countdown = n
       afterCommit = commit
