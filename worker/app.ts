@@ -18,6 +18,7 @@ import { registerIssueRoutes } from './issues/routes.ts'
 import { registerModuleRoutes } from './modules/routes.ts'
 import { BUILTIN_PLUGINS } from './plugins/catalog.ts'
 import type { Plugin } from './plugins/plugin.ts'
+import type { ConfigSection } from './config/config-section.ts'
 import { registerPluginRoutes } from './plugins/routes.ts'
 import { r2LogStore } from './platform/r2-log-store.ts'
 import { cloudflareJobQueue } from './platform/cloudflare-job-queue.ts'
@@ -70,7 +71,7 @@ export function createApp(options: { readonly plugins?: readonly Plugin[] } = {}
 export function createDeps(env: Env, ctx: ExecutionContext, registry: ApplicationRegistry, plugins: readonly Plugin[] = BUILTIN_PLUGINS): Deps {
   return {
     plugins,
-    config: readConfig(env),
+    config: readConfig(env, pluginSections(plugins)),
     logs: env.LOGS ? r2LogStore(env.LOGS) : null,
     jobs: env.IMPORT_QUEUE ? cloudflareJobQueue(env.IMPORT_QUEUE) : null,
     databases: new RequestDatabases(env),
@@ -78,4 +79,12 @@ export function createDeps(env: Env, ctx: ExecutionContext, registry: Applicatio
     now: () => new Date(),
     waitUntil: (promise) => ctx.waitUntil(promise),
   }
+}
+
+/** The configuration sections the plugins bring (one list per catalog, so `readConfig`'s cache holds). */
+const sectionLists = new WeakMap<readonly Plugin[], readonly ConfigSection<unknown>[]>()
+function pluginSections(plugins: readonly Plugin[]): readonly ConfigSection<unknown>[] {
+  let sections = sectionLists.get(plugins)
+  if (!sections) sectionLists.set(plugins, (sections = plugins.flatMap((plugin) => (plugin.config ? [plugin.config] : []))))
+  return sections
 }

@@ -40,16 +40,18 @@ const CORE_SECTIONS: readonly ConfigSection<unknown>[] = [LIMITS_SECTION, DATABA
 /** Keys outside any section. */
 const TOP_LEVEL_KEYS = ['auth.token', 'pagination.default_limit', 'pagination.max_limit', 'assignable_users', 'server_timing']
 
-const cache = new WeakMap<object, ServiceConfig>()
-
 /** Parses the configuration once per `env` object (it is the same object for every request of an isolate). */
-export function readConfig(env: Env, sections: readonly ConfigSection<unknown>[] = []): ServiceConfig {
-  const cached = cache.get(env)
-  if (cached) return cached
-  const config = parseConfig(env, sections)
-  cache.set(env, config)
+export function readConfig(env: Env, sections: readonly ConfigSection<unknown>[] = NO_SECTIONS): ServiceConfig {
+  let byCatalog = cache.get(env)
+  if (!byCatalog) cache.set(env, (byCatalog = new WeakMap()))
+  let config = byCatalog.get(sections)
+  if (!config) byCatalog.set(sections, (config = parseConfig(env, sections)))
   return config
 }
+
+/** Parsed configurations per `env` object and per plugin-section list (the same objects for an isolate's life). */
+const cache = new WeakMap<object, WeakMap<readonly ConfigSection<unknown>[], ServiceConfig>>()
+const NO_SECTIONS: readonly ConfigSection<unknown>[] = []
 
 /**
  * `SERVICE_CONFIG` (JSON, nested or dotted keys) and the environment, parsed once into typed values: the core

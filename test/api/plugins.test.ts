@@ -3,6 +3,7 @@ import { createApp } from '../../worker/app.ts'
 import { OperationalError } from '../../worker/errors.ts'
 import { pluginCatalog } from '../../worker/plugins/catalog.ts'
 import { definePlugin } from '../../worker/plugins/plugin.ts'
+import { defineSection, integerSetting } from '../../worker/config/config-section.ts'
 import { json } from '../../worker/http/respond.ts'
 import { appSettings } from '../../worker/settings/app-settings.ts'
 import { call, createTestApp, get, post } from './helpers/api.ts'
@@ -67,6 +68,7 @@ describe('?api=plugins — the built-in catalog (reference §3.5, §4.1)', () =>
  * A plugin built for this test, served by a worker built with it (`createApp({ plugins })`): its route, its
  * switch, and its hooks — `afterIngest` and `statusChanged` — through the real request paths.
  */
+const probeSettings = defineSection('probe', { echo_limit: integerSetting(1, 10, 3) })
 const probe = definePlugin({
   id: 'probe',
   name: 'Probe',
@@ -74,7 +76,8 @@ const probe = definePlugin({
   category: 'Insights',
   status: 'active',
   defaultEnabled: false,
-  routes: [{ endpoint: 'probe-echo', handlers: { GET: () => json({ echoed: true }) } }],
+  config: probeSettings,
+  routes: [{ endpoint: 'probe-echo', handlers: { GET: (_request, deps) => json({ echoed: true, settings: deps.config.section(probeSettings) }) } }],
   hooks: {
     async statusChanged(change) {
       if (change.note === 'fail with a message') throw new OperationalError('The tracker answered HTTP 401.')
@@ -109,10 +112,19 @@ describe('a plugin: its routes, switch and hooks', () => {
     const toggled = await post('plugins', { id: 'probe', enabled: true }, { query: { app }, worker })
     expect(toggled.status).toBe(200)
     expect(toggled.body.data.at(-1)).toMatchObject({ id: 'probe', status: 'active', enabled: true, last_error: null })
-    expect((await get('probe-echo', { query: { app }, worker })).body).toEqual({ echoed: true })
+    expect((await get('probe-echo', { query: { app }, worker })).body).toEqual({ echoed: true, settings: { echo_limit: 3 } })
     // Another application keeps its own switch.
     const other = await createTestApp('probe-other')
     expect((await get('probe-echo', { query: { app: other }, worker })).status).toBe(404)
+  })
+
+  it('reads its own configuration section, whose bad values are health warnings', async () => {
+    const env = { SERVICE_CONFIG: JSON.stringify({ probe: { echo_limit: 7 } }) }
+    expect((await get('probe-echo', { query: { app }, worker, env })).body.settings).toEqual({ echo_limit: 7 })
+    const bad = { SERVICE_CONFIG: JSON.stringify({ probe: { echo_limit: 70 } }) }
+    expect((await get('health', { worker, env: bad })).body.config_warnings).toContain('SERVICE_CONFIG probe.echo_limit must be an integer from 1 to 10; using 3.')
+    // A worker without the plugin does not know the section.
+    expect((await get('health', { env: bad })).body.config_warnings).toContain('SERVICE_CONFIG key "probe.echo_limit" is not recognised and was ignored.')
   })
 
   it('merges the statusChanged result under the plugin id', async () => {

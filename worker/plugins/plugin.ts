@@ -1,4 +1,5 @@
 import type { AppScope } from '../apps/app-scope.ts'
+import type { ConfigSection } from '../config/config-section.ts'
 import type { Handler, Method } from '../http/router.ts'
 
 import type { HookFailure, PluginView } from '../../shared/schemas/plugin.ts'
@@ -73,6 +74,11 @@ export interface Plugin {
   /** Endpoints it owns; each answers 404 while the plugin is off for the application. */
   readonly routes?: readonly PluginRoute[]
   readonly hooks?: PluginHooks
+  /**
+   * Its `SERVICE_CONFIG` section (`defineSection('<id>', {...})`): parsed with the core sections, bad values
+   * are health warnings, and handlers read it with `deps.config.section(section)`.
+   */
+  readonly config?: ConfigSection<unknown>
 }
 
 const PLUGIN_ID = /^[a-z][a-z0-9_]{0,39}$/
