@@ -22,6 +22,7 @@ import type { ConfigSection } from './config/config-section.ts'
 import { registerPluginRoutes } from './plugins/routes.ts'
 import { r2LogStore } from './platform/r2-log-store.ts'
 import { cloudflareJobQueue } from './platform/cloudflare-job-queue.ts'
+import { createSecretBox } from './security/secret-box.ts'
 
 /** `api` values are kebab-case words; anything else cannot name an endpoint. */
 const API_NAME = /^[a-z][a-z0-9-]{0,63}$/
@@ -74,6 +75,7 @@ export function createDeps(env: Env, ctx: ExecutionContext, registry: Applicatio
     config: readConfig(env, pluginSections(plugins)),
     logs: env.LOGS ? r2LogStore(env.LOGS) : null,
     jobs: env.IMPORT_QUEUE ? cloudflareJobQueue(env.IMPORT_QUEUE) : null,
+    secrets: createSecretBox(env.SERVICE_SECRET),
     databases: new RequestDatabases(env),
     registry,
     now: () => new Date(),

@@ -74,7 +74,7 @@ export function parseConfig(env: Env, sections: readonly ConfigSection<unknown>[
   const token = env.SERVICE_TOKEN?.trim() || (typeof configToken === 'string' ? configToken.trim() : '') || null
   if (!token) warnings.push('No API token is set (SERVICE_TOKEN or auth.token): the API is open to anyone who can reach it.')
   const hasSecret = Boolean(env.SERVICE_SECRET?.trim())
-  if (!hasSecret) warnings.push('SERVICE_SECRET is not set: secrets stored by integrations would be kept unencrypted.')
+  if (!hasSecret) warnings.push('SERVICE_SECRET is not set: integrations that keep a secret (ingest keys, alert channels, tracker tokens) cannot be set up.')
 
   const maxLimit = readSetting(get, 'pagination.max_limit', integerSetting(1, 1000, PAGINATION.maxLimit), warnings)
   const defaultLimit = readSetting(get, 'pagination.default_limit', integerSetting(1, maxLimit, Math.min(PAGINATION.defaultLimit, maxLimit)), warnings)

@@ -4,6 +4,7 @@ import type { ApplicationRegistry } from './apps/registry.ts'
 import type { Plugin } from './plugins/plugin.ts'
 import type { LogStore } from './intake/log-store.ts'
 import type { JobQueue } from './jobs/job-queue.ts'
+import type { SecretBox } from './security/secret-box.ts'
 
 /**
  * Everything a handler or domain function may use, built once per request in `app.ts`. Nothing reads
@@ -21,6 +22,8 @@ export interface Deps {
   readonly logs: LogStore | null
   /** Background import jobs (the `IMPORT_QUEUE` Queue in production); null: the cron trigger continues them. */
   readonly jobs: JobQueue | null
+  /** Seals and opens integration secrets with `SERVICE_SECRET` (refuses to seal without one). */
+  readonly secrets: SecretBox
   now(): Date
   /** Keeps the isolate alive for work that finishes after the response (ExecutionContext.waitUntil). */
   waitUntil(promise: Promise<unknown>): void

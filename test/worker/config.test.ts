@@ -8,7 +8,7 @@ describe('parseConfig', () => {
     expect(config).toMatchObject({ token: null, serviceUrl: null, hasSecret: false, pagination: { defaultLimit: 50, maxLimit: 200 }, assignableUsers: [], maxBodyBytes: 1048576, serverTiming: true, databaseTimeoutMs: 10000 })
     expect(config.warnings).toEqual([
       'No API token is set (SERVICE_TOKEN or auth.token): the API is open to anyone who can reach it.',
-      'SERVICE_SECRET is not set: secrets stored by integrations would be kept unencrypted.',
+      'SERVICE_SECRET is not set: integrations that keep a secret (ingest keys, alert channels, tracker tokens) cannot be set up.',
     ])
   })
 

@@ -1,4 +1,4 @@
-import { integer, refine, validate, type Struct } from 'superstruct'
+import { boolean, integer, nullable, refine, string, validate, type Struct } from 'superstruct'
 
 /**
  * One `SERVICE_CONFIG` value: its schema, the value used when it is absent or invalid, and the rule a warning
@@ -13,6 +13,24 @@ export interface Setting<T> {
 /** An integer within [min, max]. */
 export function integerSetting(min: number, max: number, fallback: number): Setting<number> {
   return { struct: refine(integer(), 'range', (value) => value >= min && value <= max), fallback, rule: `an integer from ${min} to ${max}` }
+}
+
+/** true or false. */
+export function booleanSetting(fallback: boolean): Setting<boolean> {
+  return { struct: boolean(), fallback, rule: 'true or false' }
+}
+
+/** An absolute http(s) URL, or null when unset. */
+export function urlSetting(): Setting<string | null> {
+  const url = refine(nullable(string()), 'url', (value) => {
+    if (value === null) return true
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol)
+    } catch {
+      return false
+    }
+  })
+  return { struct: url, fallback: null, rule: 'an absolute http(s) URL' }
 }
 
 /**
