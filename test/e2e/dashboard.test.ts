@@ -292,6 +292,19 @@ describe('dashboard', { timeout: 20_000 }, () => {
     await expect.poll(() => params().toString()).toBe('')
   })
 
+  it('lists the plugins in Settings → Plugins, planned ones with their switch disabled', async () => {
+    await page.goto(`${worker.url}/?view=settings&tab=plugins`)
+    const list = page.getByTestId('plugin-list')
+    await expect.poll(() => list.locator('li').count()).toBe(5)
+    expect(await list.locator('li strong').allTextContents()).toEqual(['Issue tracker', 'Alerting', 'HTTP ingest', 'Release tracking', 'Access-log analytics'])
+    expect(await list.getByText('Coming soon').count()).toBe(5)
+    for (const toggle of await list.getByRole('switch').all()) {
+      expect(await toggle.isDisabled()).toBe(true)
+      expect(await toggle.isChecked()).toBe(false)
+    }
+    await shot('11-plugins')
+  })
+
   it('saves ingestion severities and deletes a source after the typed confirmation', async () => {
     await page.goto(`${worker.url}/?view=settings&tab=ingestion`)
     await page.getByRole('button', { name: 'NOTICE', exact: true }).click()

@@ -6,6 +6,7 @@ import type { IssueStatus, Severity } from '../../../shared/constants.ts'
 import type { ManualIssueInput } from '../../../shared/schemas/issue.ts'
 import type { ModuleInput } from '../../../shared/schemas/module.ts'
 import type { TagInput } from '../../../shared/schemas/tag.ts'
+import type { PluginView } from '../../../shared/schemas/plugin.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -51,6 +52,8 @@ export const createApplication = (input: { name: string; id?: string }) =>
 export const listSources = (page: number, signal?: Signal, limit = 12) => api<SourcesPage>('sources', { query: { page, limit }, signal })
 
 export const getIngestionSettings = (signal?: Signal) => api<IngestionSettings>('ingestion-settings', { signal })
+export const listPlugins = (signal?: Signal) => api<{ data: PluginView[] }>('plugins', { signal })
+export const setPluginEnabled = (id: string, enabled: boolean) => api<{ data: PluginView[] }>('plugins', { body: { id, enabled } })
 export const saveIngestionSettings = (severities: Severity[]) =>
   api<IngestionSettings>('ingestion-settings', { method: 'POST', body: { severities } })
 

@@ -2,12 +2,13 @@ import { FailedImportsPanel } from '../components/failed-imports-panel.tsx'
 import { IngestionSettingsPanel } from '../components/ingestion-settings-panel.tsx'
 import { LogDeletionPanel } from '../components/log-deletion-panel.tsx'
 import { LogUploadPanel } from '../components/log-upload-panel.tsx'
+import { PluginsPanel } from '../components/plugins-panel.tsx'
 import { RetentionPanel } from '../components/retention-panel.tsx'
 import { navigate, SETTINGS_TABS, type ViewState } from '../state/url-state.ts'
 
-const LABELS: Record<ViewState['tab'], string> = { ingestion: 'Ingestion', logs: 'Logs', maintenance: 'Maintenance' }
+const LABELS: Record<ViewState['tab'], string> = { ingestion: 'Ingestion', logs: 'Logs', maintenance: 'Maintenance', plugins: 'Plugins' }
 
-/** Settings: ingestion severities, log upload and processing, deletion and archive retention. */
+/** Settings: ingestion severities, log upload and processing, deletion and archive retention, plugins. */
 export function SettingsPage({ state }: { state: ViewState }) {
   const onKey = (event: KeyboardEvent) => {
     // WAI-ARIA tabs: arrow keys move between tabs.
@@ -41,6 +42,7 @@ export function SettingsPage({ state }: { state: ViewState }) {
             <RetentionPanel app={state.app} />
           </>
         )}
+        {state.tab === 'plugins' && <PluginsPanel app={state.app} />}
       </div>
     </div>
   )
