@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { call, createTestApp, get, post } from './helpers/api.ts'
 import { createIssue, createTag } from './helpers/fixtures.ts'
-import { drainWithWorker, letters, recordingQueue, topicLines } from './import-harness.ts'
+import { drainWithWorker, letters, recordingQueue, thirtyTwoUploads } from './import-harness.ts'
 import { appDatabase, ok, upload } from './ingestion-helpers.ts'
 
 /**
@@ -27,18 +27,7 @@ describe('32 uploaders and triage writers at once (issue 10)', { timeout: 180_00
     const swapped = await createTag(app, { name: 'swapped', match_word: 'twin' })
     const hand = await createTag(app, { name: 'by hand' })
 
-    const uploads: { path: string; body: string }[] = []
-    const expected: Record<string, number> = {}
-    for (let i = 0; i < 26; i++) {
-      const topic = `svc${letters(i)}`
-      const lines = 1 + ((i * 5) % 17)
-      uploads.push({ path: `${i % 2 ? 'billing' : 'shipping'}/${topic}.log`, body: topicLines(topic, lines) })
-      expected[`Checkout failed in ${topic} service`] = lines
-    }
-    for (let i = 0; i < 4; i++) uploads.push({ path: 'shared/same.log', body: topicLines('same', 9) })
-    expected['Checkout failed in same service'] = 9
-    uploads.push({ path: 'shared/twin-a.log', body: topicLines('twin', 5) }, { path: 'shared/twin-b.log', body: topicLines('twin', 5) })
-    expected['Checkout failed in twin service'] = 5
+    const { uploads, expected } = thirtyTwoUploads((i) => 1 + ((i * 5) % 17))
     expect(uploads).toHaveLength(32)
 
     // A manual issue's history starts with its creation row (`open`).

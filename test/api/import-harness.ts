@@ -123,3 +123,25 @@ export function letters(n: number): string {
   } while (n > 0)
   return name
 }
+
+/**
+ * 32 uploads for the concurrency suites: 26 distinct files in two module folders (`lines(i)` events each), the
+ * same file four times (imported once, then unchanged) and the same bytes under two names (the second is
+ * already imported) — with the exact per-issue counts an import of them must end with.
+ */
+export function thirtyTwoUploads(lines: (i: number) => number): { uploads: { path: string; body: string }[]; expected: Record<string, number> } {
+  const uploads: { path: string; body: string }[] = []
+  const expected: Record<string, number> = {}
+  for (let i = 0; i < 26; i++) {
+    const topic = `svc${letters(i)}`
+    uploads.push({ path: `${i % 2 ? 'billing' : 'shipping'}/${topic}.log`, body: topicLines(topic, lines(i)) })
+    expected[`Checkout failed in ${topic} service`] = lines(i)
+  }
+  const same = topicLines('same', 9)
+  for (let i = 0; i < 4; i++) uploads.push({ path: 'shared/same.log', body: same })
+  expected['Checkout failed in same service'] = 9
+  const twin = topicLines('twin', 5)
+  uploads.push({ path: 'shared/twin-a.log', body: twin }, { path: 'shared/twin-b.log', body: twin })
+  expected['Checkout failed in twin service'] = 5
+  return { uploads, expected }
+}

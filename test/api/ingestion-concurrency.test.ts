@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { createTestApp, get } from './helpers/api.ts'
-import { drainWithWorker, letters, recordingQueue, topicLines } from './import-harness.ts'
+import { drainWithWorker, recordingQueue, thirtyTwoUploads } from './import-harness.ts'
 import { appDatabase, bucket, ok, upload } from './ingestion-helpers.ts'
 
 /**
@@ -16,22 +16,7 @@ describe('import-incoming: 32 concurrent uploaders that never retry (issue 10 de
     const app = await createTestApp('concurrent')
     const recorder = recordingQueue()
     const testEnv = { ...env, IMPORT_QUEUE: recorder.queue }
-    const uploads: { path: string; body: string }[] = []
-    const expected: Record<string, number> = {}
-    for (let i = 0; i < 26; i++) {
-      const topic = `svc${letters(i)}`
-      const lines = 1 + ((i * 7) % 23)
-      uploads.push({ path: `${i % 2 ? 'billing' : 'shipping'}/${topic}.log`, body: topicLines(topic, lines) })
-      expected[`Checkout failed in ${topic} service`] = lines
-    }
-    // The same file four times: imported once, then unchanged.
-    const same = topicLines('same', 9)
-    for (let i = 0; i < 4; i++) uploads.push({ path: 'shared/same.log', body: same })
-    expected['Checkout failed in same service'] = 9
-    // The same bytes under two names: the second is already imported.
-    const twin = topicLines('twin', 5)
-    uploads.push({ path: 'shared/twin-a.log', body: twin }, { path: 'shared/twin-b.log', body: twin })
-    expected['Checkout failed in twin service'] = 5
+    const { uploads, expected } = thirtyTwoUploads((i) => 1 + ((i * 7) % 23))
     expect(uploads).toHaveLength(32)
 
     const responses = await Promise.all(uploads.map((file) => upload(app, file.path, file.body, { env: testEnv as never })))
