@@ -107,3 +107,34 @@ describe('32 uploaders and triage writers at once (issue 10)', { timeout: 180_00
     }
   })
 })
+
+/**
+ * Concurrent status changes of the same issue must still leave a history that reads as one chain: each
+ * row's `from_status` is the row before it's `to_status`, and the last row is the current status. On
+ * PostgreSQL (READ COMMITTED) two changes could both read the old status before either wrote it, until
+ * each change first took the issue's row lock.
+ */
+describe('concurrent status changes of one issue (issue 10)', { timeout: 60_000 }, () => {
+  it('keep the status history one unbroken chain, single and bulk alike', async () => {
+    const app = await createTestApp('status-race')
+    const q = { query: { app } }
+    const first = await createIssue(app, { title: 'Raced issue one' })
+    const second = await createIssue(app, { title: 'Raced issue two' })
+    const statuses = ['in_progress', 'fixed', 'wont_fix', 'reoccurred', 'open'] as const
+    const changes = [] as Promise<{ status: number; text: string }>[]
+    for (let i = 0; i < 24; i++) {
+      const status = statuses[i % statuses.length]!
+      changes.push(i % 3 === 2 ? post('bulk-issues', { ids: [first.id, second.id], action: 'status', status }, q) : post('issue-status', { id: first.id, status }, q))
+    }
+    for (const answer of await Promise.all(changes)) expect(answer.status, answer.text).toBe(200)
+
+    const { t, rows } = await appDatabase(app)
+    for (const [issue, expected] of [[first.id, 1 + 24], [second.id, 1 + 8]] as const) {
+      const history = await rows<{ from_status: string | null; to_status: string }>(`SELECT from_status, to_status FROM ${t.history} WHERE group_id = ${issue} ORDER BY id`)
+      expect(history).toHaveLength(expected)
+      for (let i = 1; i < history.length; i++) expect(history[i]!.from_status, `history row ${i} of issue ${issue}`).toBe(history[i - 1]!.to_status)
+      const [current] = await rows<{ status: string }>(`SELECT status FROM ${t.groups} WHERE id = ${issue}`)
+      expect(current!.status).toBe(history.at(-1)!.to_status)
+    }
+  })
+})

@@ -132,7 +132,7 @@ describe('a plugin: its routes, switch and hooks', () => {
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ id: issueId, from_status: 'fixed', status: 'wont_fix', note: null, probe: { seen: 'fixed→wont_fix' } })
     // The switches are read in the status change's own batch: still one round trip.
-    expectRoundTrips(response, 1, 6)
+    expectRoundTrips(response, 1, 7)
   })
 
   it('keeps a failing hook away from the status change, shows it as last_error, and clears it on the next success', async () => {

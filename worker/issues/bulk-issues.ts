@@ -5,7 +5,7 @@ import { BULK_MESSAGES, ISSUE_MESSAGES, type BulkIssuesInput } from '../../share
 import type { Actor } from '../actor.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError } from '../errors.ts'
-import { normalizeNote } from './issue-status.ts'
+import { lockIssueRows, normalizeNote } from './issue-status.ts'
 import { upsertManualAssignments } from '../tags/manual-assignment.ts'
 
 export const MAX_BULK_IDS = 200
@@ -30,6 +30,7 @@ export async function bulkUpdateIssues(scope: AppScope, input: BulkIssuesInput, 
     const missing = ids.find((id) => !found.has(id))
     if (missing !== undefined) throw new InvalidInputError(`Issue ${missing} does not exist in this application.`)
     await db.batch([
+      lockIssueRows(scope, `id ${inIds}`, [idsJson]),
       {
         sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
           SELECT g.id, g.status, ?, ?, ?, ? FROM ${t.groups} g WHERE g.id ${inIds}`,

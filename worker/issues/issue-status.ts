@@ -8,6 +8,7 @@ import type { Plugin } from '../plugins/plugin.ts'
 import { decodePluginSettings, readPluginSettings } from '../plugins/plugin-settings.ts'
 import { runPluginHook } from '../plugins/run-plugin-hook.ts'
 import { toTimestamp } from '../time.ts'
+import type { Statement } from '../../drivers/driver.ts'
 
 export interface StatusChange {
   readonly id: number
@@ -20,14 +21,19 @@ export interface StatusChange {
 /**
  * `POST ?api=issue-status`: any status may go to any status, the same one included (reference §2.8). The
  * history row (taking `from_status` from the row before it changes), the update and the read-back are one
- * atomic batch — one round trip; an unknown issue writes nothing and is a 404.
+ * atomic batch — one round trip; an unknown issue writes nothing and is a 404. The batch first locks the issue's
+ * row, so concurrent changes of one issue leave a history whose rows chain (each `from_status` the previous
+ * `to_status`).
  */
 export async function changeIssueStatus(scope: AppScope, change: StatusChange, actor: Actor, now: Date, plugins: readonly Plugin[]): Promise<StatusChangeResult> {
   const { t, db } = scope
   const at = toTimestamp(now)
   // The plugins' switches are read in the same batch when one could have a hook to run: no extra round trip.
   const hooked = plugins.filter((plugin) => plugin.status === 'active' && plugin.hooks?.statusChanged)
-  const [, , latest, stored] = await db.batch([
+  const [, , , latest, stored] = await db.batch([
+    // Take the issue's row lock first: a concurrent change of the same issue then waits here, and the history
+    // row below reads the status that change left (PostgreSQL reads committed rows per statement).
+    lockIssueRows(scope, 'id = ?', [change.id]),
     {
       sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
         SELECT id, status, ?, ?, ?, ? FROM ${t.groups} WHERE id = ?`,
@@ -44,6 +50,11 @@ export async function changeIssueStatus(scope: AppScope, change: StatusChange, a
   const changed = { scope, now, issueId: change.id, fromStatus: result.from_status, status: change.status, note: change.note }
   const outcomes = await runPluginHook({ plugins: hooked, scope, hook: 'statusChanged', now, settings: decodePluginSettings(hooked, stored.rows), call: (hooks) => hooks.statusChanged?.(changed) })
   return { ...Object.fromEntries(outcomes), ...result }
+}
+
+/** A no-op update that takes the row locks of the issues `where` selects, ahead of reading their status. */
+export function lockIssueRows(scope: AppScope, where: string, args: Statement['args']): Statement {
+  return { sql: `UPDATE ${scope.t.groups} SET status_updated_at = status_updated_at WHERE ${where}`, args }
 }
 
 /** Notes are trimmed and an empty note is no note. */
