@@ -19,7 +19,7 @@ import { registerModuleRoutes } from './modules/routes.ts'
 import { BUILTIN_PLUGINS } from './plugins/catalog.ts'
 import type { Plugin } from './plugins/plugin.ts'
 import type { ConfigSection } from './config/config-section.ts'
-import { registerPluginRoutes } from './plugins/routes.ts'
+import { createPluginPathRouter, registerPluginRoutes } from './plugins/routes.ts'
 import { r2LogStore } from './platform/r2-log-store.ts'
 import { cloudflareJobQueue } from './platform/cloudflare-job-queue.ts'
 import { createSecretBox } from './security/secret-box.ts'
@@ -53,6 +53,8 @@ export function createApp(options: { readonly plugins?: readonly Plugin[] } = {}
   registerIssueRoutes(router)
   registerModuleRoutes(router)
   registerPluginRoutes(router, plugins)
+  const pluginPaths = createPluginPathRouter(plugins)
+  const hasPluginPaths = plugins.some((plugin) => (plugin.paths ?? []).length > 0)
   const registry = new ApplicationRegistry()
 
   return {
@@ -61,7 +63,11 @@ export function createApp(options: { readonly plugins?: readonly Plugin[] } = {}
     async fetch(request, env, ctx) {
       const url = new URL(request.url)
       const api = url.searchParams.get('api')
-      if (api === null) return serveDashboard(request, env)
+      if (api === null) {
+        // Plugins' own paths (Sentry's `/api/<project>/envelope/`) come before the dashboard's files.
+        const answer = hasPluginPaths ? await pluginPaths.fetch(request, createDeps(env, ctx, registry, plugins)) : undefined
+        return answer ?? serveDashboard(request, env)
+      }
       // A name that cannot be a route is not worth a trip through the guard and the router.
       if (!API_NAME.test(api)) return json({ error: UNKNOWN_ENDPOINT_MESSAGE }, 404)
       return router.fetch(new Request(new URL(`/${api}${url.search}`, url), request), createDeps(env, ctx, registry, plugins))

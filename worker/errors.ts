@@ -11,6 +11,7 @@ export type AppErrorKind =
   | 'not_found' // 404
   | 'method' // 405
   | 'too_large' // 413
+  | 'unsupported' // 415
   | 'rate_limited' // 429
 
 export class AppError extends Error {
@@ -80,10 +81,22 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/**
+ * 429 with `Retry-After`. `details` are extra body fields next to `error` (HTTP ingest's `rate_limited`,
+ * `retry_after`, reference §4.3), `headers` extra headers (Sentry's `X-Sentry-Rate-Limits`).
+ */
+/** 415 — e.g. a `Content-Encoding` the runtime cannot decode. */
+export class UnsupportedMediaError extends AppError {
+  constructor(message: string) {
+    super('unsupported', message)
+  }
+}
+
 export class RateLimitedError extends AppError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    readonly details: { readonly body?: Readonly<Record<string, unknown>>; readonly headers?: Readonly<Record<string, string>> } = {},
   ) {
     super('rate_limited', message)
   }

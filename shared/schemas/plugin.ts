@@ -20,7 +20,7 @@ export type PluginToggle = Infer<typeof PluginToggleSchema>
 
 /** A hook's last failure, shown as the plugin's `last_error` until the hook next succeeds. */
 export interface HookFailure {
-  readonly hook: 'afterIngest' | 'resolveStack' | 'statusChanged'
+  readonly hook: 'afterIngest' | 'resolveStack' | 'statusChanged' | 'maintain'
   /** At most 300 characters. */
   readonly message: string
   readonly at: string

@@ -1,16 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../worker/app.ts'
-import { pluginCatalog } from '../../worker/plugins/catalog.ts'
-import { httpIngestPlugin } from '../../worker/plugins/http-ingest/plugin.ts'
 import { missingSecretMessage } from '../../worker/security/secret-box.ts'
 import { createTestApp, get, post, type ApiCall } from './helpers/api.ts'
 import { appDatabase } from './ingestion-helpers.ts'
 
-/**
- * `?api=ingest-settings` (reference §4.3) through a worker whose catalog has the HTTP ingest plugin available
- * (the shipped catalog lists it as planned until its `ingest` endpoint exists).
- */
-const worker = createApp({ plugins: pluginCatalog([{ ...httpIngestPlugin, status: 'active' }]) })
+/** `?api=ingest-settings` (reference §4.3), through the shipped worker. */
+const worker = createApp()
 const SECRET = { SERVICE_SECRET: 'test-secret-for-ingest-keys' }
 const KEY = /^lpk_[0-9a-f]{48}$/
 
@@ -22,11 +17,11 @@ describe('?api=ingest-settings', () => {
     expect((await post('plugins', { id: 'http_ingest', enabled: true }, call())).status).toBe(200)
   })
 
-  it('is a 404 while the plugin is off, and unknown to the shipped catalog until it is built', async () => {
+  it('is a 404 while the plugin is off for the application', async () => {
     const other = await createTestApp('ingest-off')
-    expect((await get('ingest-settings', { query: { app: other }, worker, env: SECRET })).body).toEqual({ error: 'This plugin is disabled for the selected application.' })
-    expect((await get('ingest-settings', { query: { app }, env: SECRET })).body).toEqual({ error: 'This plugin is disabled for the selected application.' })
-    expect((await post('plugins', { id: 'http_ingest', enabled: true }, { query: { app: other } })).body).toEqual({ error: 'The HTTP ingest plugin is not available yet.' })
+    expect(await get('ingest-settings', { query: { app: other }, env: SECRET })).toMatchObject({ status: 404, body: { error: 'This plugin is disabled for the selected application.' } })
+    expect((await post('plugins', { id: 'http_ingest', enabled: true }, { query: { app: other } })).status).toBe(200)
+    expect((await get('ingest-settings', { query: { app: other }, env: SECRET })).status).toBe(200)
   })
 
   it('refuses to mint a key without SERVICE_SECRET, storing nothing', async () => {
@@ -44,8 +39,10 @@ describe('?api=ingest-settings', () => {
       ingest_url: `http://loupe.test/?api=ingest&app=${app}`,
       key: expect.stringMatching(KEY),
       key_header: 'X-Loupe-Ingest-Key',
+      dsn: expect.stringMatching(/^http:\/\/lpk_[0-9a-f]{48}@loupe\.test\/[1-9]\d*$/),
       rate_limit: { max_events: 1000, window_seconds: 60 },
     })
+    expect(first.body.dsn.startsWith(`http://${first.body.key}@`)).toBe(true)
     expect((await get('ingest-settings', call())).body.key).toBe(first.body.key)
     const { t, rows } = await appDatabase(app)
     const stored = await rows<{ value: string }>(`SELECT value FROM ${t.settings} WHERE value LIKE 'v1.%'`)

@@ -14,7 +14,7 @@ import { appDatabase, upload } from './ingestion-helpers.ts'
 const CATALOG = [
   { id: 'tracker', name: 'Issue tracker', category: 'Integration', status: 'planned', enabled: false, last_error: null },
   { id: 'alerts', name: 'Alerting', category: 'Notifications', status: 'planned', enabled: false, last_error: null },
-  { id: 'http_ingest', name: 'HTTP ingest', category: 'Ingestion', status: 'planned', enabled: false, last_error: null },
+  { id: 'http_ingest', name: 'HTTP ingest', category: 'Ingestion', status: 'active', enabled: false, last_error: null },
   { id: 'releases', name: 'Release tracking', category: 'Insights', status: 'planned', enabled: false, last_error: null },
   { id: 'access_analytics', name: 'Access-log analytics', category: 'Insights', status: 'planned', enabled: false, last_error: null },
 ]

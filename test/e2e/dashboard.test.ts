@@ -292,17 +292,23 @@ describe('dashboard', { timeout: 20_000 }, () => {
     await expect.poll(() => params().toString()).toBe('')
   })
 
-  it('lists the plugins in Settings → Plugins, planned ones with their switch disabled', async () => {
+  it('lists the plugins in Settings → Plugins, planned ones with their switch disabled, and switches HTTP ingest', async () => {
     await page.goto(`${worker.url}/?view=settings&tab=plugins`)
     const list = page.getByTestId('plugin-list')
     await expect.poll(() => list.locator('li').count()).toBe(5)
     expect(await list.locator('li strong').allTextContents()).toEqual(['Issue tracker', 'Alerting', 'HTTP ingest', 'Release tracking', 'Access-log analytics'])
-    expect(await list.getByText('Coming soon').count()).toBe(5)
-    for (const toggle of await list.getByRole('switch').all()) {
-      expect(await toggle.isDisabled()).toBe(true)
-      expect(await toggle.isChecked()).toBe(false)
-    }
+    expect(await list.getByText('Coming soon').count()).toBe(4)
+    const toggles = await list.getByRole('switch').all()
+    expect(await Promise.all(toggles.map((toggle) => toggle.isDisabled()))).toEqual([true, true, false, true, true])
+    expect(await Promise.all(toggles.map((toggle) => toggle.isChecked()))).toEqual([false, false, false, false, false])
+    // HTTP ingest is built: its switch turns it on for the application, and off again.
+    const enabled = async () => (await api('plugins')).data.find((plugin: { id: string }) => plugin.id === 'http_ingest').enabled
+    await toggles[2]!.click()
+    await expect.poll(enabled).toBe(true)
+    await expect.poll(() => toggles[2]!.isChecked()).toBe(true)
     await shot('11-plugins')
+    await toggles[2]!.click()
+    await expect.poll(enabled).toBe(false)
   })
 
   it('saves ingestion severities and deletes a source after the typed confirmation', async () => {

@@ -19,6 +19,17 @@ export async function openScopeIfRegistered(deps: Deps, appId: string): Promise<
   return app ? openResolvedScope(deps, app) : null
 }
 
+/**
+ * The scope of the application with this namespace — its stable numeric id, which Sentry DSNs carry as the
+ * project (SDKs accept only numeric projects) — or null when none has it (after one reload).
+ */
+export async function openScopeByNamespace(deps: Deps, namespace: number): Promise<AppScope | null> {
+  const main = deps.databases.main()
+  const pick = (apps: Application[]) => apps.find((app) => app.namespace === namespace)
+  const app = pick(await deps.registry.list(main, deps.now())) ?? pick(await deps.registry.reload(main, deps.now()))
+  return app ? openResolvedScope(deps, app) : null
+}
+
 /** `openScope` for an application already read from the registry (the cron trigger walks them all). */
 export async function openResolvedScope(deps: Deps, app: Application): Promise<AppScope> {
   const handle = deps.databases.forApplication(app.id)

@@ -29,6 +29,10 @@ export interface Tables {
   readonly fileContents: string
   /** Files and objects whose import threw, with attempts; set aside after `ingestion.max_file_attempts` (migration 0005). */
   readonly importFailures: string
+  /** Events accepted by HTTP or Sentry ingest, waiting for (or kept a day after) the digest (migration 0006). */
+  readonly ingestEvents: string
+  /** Sliding-window rate counters of ingest, per application and per client IP (migration 0006). */
+  readonly ingestRate: string
 }
 
 const cache = new Map<string, Tables>()
@@ -65,6 +69,8 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       affectedRefs: q('affected_refs'),
       fileContents: q('file_contents'),
       importFailures: q('import_failures'),
+      ingestEvents: q('ingest_events'),
+      ingestRate: q('ingest_rate'),
     }
     cache.set(key, tables)
   }

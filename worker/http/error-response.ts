@@ -13,6 +13,7 @@ const STATUS: Record<AppError['kind'], number> = {
   not_found: 404,
   method: 405,
   too_large: 413,
+  unsupported: 415,
   rate_limited: 429,
 }
 
@@ -31,10 +32,14 @@ export function toErrorResponse(error: unknown): Response {
   if (error instanceof AppError) {
     const headers: Record<string, string> = {}
     if (error instanceof MethodNotAllowedError) headers.allow = error.allowed.join(', ')
-    if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds)
+    let extra: Readonly<Record<string, unknown>> = {}
+    if (error instanceof RateLimitedError) {
+      Object.assign(headers, error.details.headers, { 'retry-after': String(error.retryAfterSeconds) })
+      extra = error.details.body ?? {}
+    }
     if (error.kind === 'unauthorized') headers['www-authenticate'] = 'Bearer'
     if (error instanceof PayloadTooLargeError) headers.connection = 'close'
-    return json({ error: error.message }, STATUS[error.kind], headers)
+    return json({ error: error.message, ...extra }, STATUS[error.kind], headers)
   }
   logFailure('request failed', error)
   if (error instanceof DriverError) {

@@ -79,6 +79,17 @@ export async function readJsonObject(request: Request, limitBytes: number): Prom
   return parsed as Record<string, unknown>
 }
 
+/** Any JSON value in the body (arrays too); an empty body is null. Invalid JSON is a 400. */
+export async function readJsonValue(request: Request, limitBytes: number): Promise<unknown> {
+  const text = new TextDecoder().decode(await readBodyBytes(request, limitBytes)).trim()
+  if (text === '') return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new MalformedRequestError('Request body must be valid JSON.')
+  }
+}
+
 /** Reads the JSON body and validates it against a shared schema (422 with the schema's message). */
 export async function readJson<T, S>(request: Request, schema: Struct<T, S>, limitBytes: number): Promise<T> {
   return validated(await readJsonObject(request, limitBytes), schema)

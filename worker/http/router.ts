@@ -10,7 +10,7 @@ import { withGuard } from './guard.ts'
 export type ApiRequest = IRequest & { scope?: AppScope }
 export type Handler = (request: ApiRequest, deps: Deps) => Response | undefined | void | Promise<Response | undefined | void>
 export type ApiRouter = RouterType<ApiRequest, [Deps]>
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
 export const UNKNOWN_ENDPOINT_MESSAGE = 'Unknown endpoint.'
 
@@ -46,8 +46,10 @@ export function route(
   handlers: Partial<Record<Method, Handler>>,
   middleware: readonly Handler[] = [],
 ): void {
-  const methods = Object.keys(handlers) as Method[]
-  for (const method of methods) {
+  const registered = Object.keys(handlers) as Method[]
+  // An OPTIONS handler (CORS preflights of the ingest endpoints) is served, but not named as a method to use.
+  const methods = registered.filter((method) => method !== 'OPTIONS')
+  for (const method of registered) {
     const handler = handlers[method]!
     router[method.toLowerCase() as Lowercase<Method>](path, ...middleware, handler)
     if (method === 'GET') router.head(path, ...middleware, handler)

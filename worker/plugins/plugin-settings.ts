@@ -51,7 +51,7 @@ function decodeFailure(value: string | undefined): HookFailure | null {
     if (typeof parsed !== 'object' || parsed === null) return null
     const { hook, message, at } = parsed as Record<string, unknown>
     if (typeof hook !== 'string' || typeof message !== 'string' || typeof at !== 'string') return null
-    if (hook !== 'afterIngest' && hook !== 'resolveStack' && hook !== 'statusChanged') return null
+    if (hook !== 'afterIngest' && hook !== 'resolveStack' && hook !== 'statusChanged' && hook !== 'maintain') return null
     return { hook, message, at }
   } catch {
     return null

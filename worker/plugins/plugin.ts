@@ -19,6 +19,16 @@ export interface PluginRoute {
   readonly handlers: Partial<Record<Method, Handler>>
 }
 
+/**
+ * An endpoint outside `?api=` (Sentry SDKs post to `/api/<project>/envelope/`): an itty-router path with
+ * params. It skips the API guard and the application parameter — the handler authenticates and finds the
+ * application itself — and must answer 404 while its plugin is off for that application.
+ */
+export interface PluginPath {
+  readonly path: string
+  readonly handlers: Partial<Record<Method, Handler>>
+}
+
 /** What every hook gets: the application it runs for and the clock. Hooks never see the request. */
 export interface HookContext {
   readonly scope: AppScope
@@ -47,8 +57,14 @@ export interface StatusChanged extends HookContext {
   readonly note: string | null
 }
 
+/** The cron trigger's maintenance of one application (HTTP ingest digests what is still pending). */
+export interface Maintenance extends HookContext {
+  /** The catalog, for work that runs other hooks (a digest runs `afterIngest`). */
+  readonly plugins: readonly Plugin[]
+}
+
 /**
- * The three hooks of reference §4.1. A failing hook never breaks the ingest or status change that called it:
+ * The three hooks of reference §4.1, and `maintain`, Loupe's own. A failing hook never breaks the ingest or status change that called it:
  * `runPluginHook` records its message as the plugin's `last_error`, cleared by its next success.
  */
 export interface PluginHooks {
@@ -57,6 +73,8 @@ export interface PluginHooks {
   resolveStack?(event: StackToResolve): Promise<string | null>
   /** The result is merged into the `issue-status` response under the plugin's id. */
   statusChanged?(event: StatusChanged): Promise<unknown>
+  /** Runs from the cron trigger, per application, with the plugin on. */
+  maintain?(event: Maintenance): Promise<void>
 }
 
 export type HookName = keyof PluginHooks & HookFailure['hook']
@@ -73,6 +91,8 @@ export interface Plugin {
   readonly defaultEnabled: boolean
   /** Endpoints it owns; each answers 404 while the plugin is off for the application. */
   readonly routes?: readonly PluginRoute[]
+  /** Endpoints at their own paths (see `PluginPath`). */
+  readonly paths?: readonly PluginPath[]
   readonly hooks?: PluginHooks
   /**
    * Its `SERVICE_CONFIG` section (`defineSection('<id>', {...})`): parsed with the core sections, bad values

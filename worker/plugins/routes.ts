@@ -1,6 +1,9 @@
 import { readJson } from '../http/read-body.ts'
 import { json } from '../http/respond.ts'
+import { Router } from 'itty-router'
 import { route, type ApiRequest, type ApiRouter } from '../http/router.ts'
+import { toErrorResponse } from '../http/error-response.ts'
+import type { AppScope } from '../apps/app-scope.ts'
 import { scopeOf, withApp } from '../http/with-app.ts'
 import type { Deps } from '../deps.ts'
 import { NotFoundError } from '../errors.ts'
@@ -22,10 +25,24 @@ export function registerPluginRoutes(router: ApiRouter, plugins: readonly Plugin
   }
   route(router, '/plugins', { GET: async (request) => json(await listPlugins(scopeOf(request), plugins)), POST: toggle, PUT: toggle, PATCH: toggle }, [withApp])
   for (const plugin of plugins) {
-    const requireEnabled = async (request: ApiRequest) => {
-      const settings = await loadPluginSettings(scopeOf(request), [plugin])
-      if (!isPluginEnabled(plugin, settings)) throw new NotFoundError(PLUGIN_MESSAGES.disabled)
-    }
+    const requireEnabled = (request: ApiRequest) => requirePluginEnabled(scopeOf(request), plugin)
     for (const endpoint of plugin.routes ?? []) route(router, `/${endpoint.endpoint}`, endpoint.handlers, [withApp, requireEnabled])
   }
+}
+
+/**
+ * The router of plugins' own paths (`Plugin.paths`), tried for requests without `?api=` before the
+ * dashboard: no API guard, errors in the JSON envelope, and no answer at all (undefined) for a path no plugin
+ * owns, so the dashboard serves it.
+ */
+export function createPluginPathRouter(plugins: readonly Plugin[]): ApiRouter {
+  const router: ApiRouter = Router<ApiRequest, [Deps]>({ catch: (error) => toErrorResponse(error) })
+  for (const plugin of plugins) for (const path of plugin.paths ?? []) route(router, path.path, path.handlers)
+  return router
+}
+
+/** 404 "This plugin is disabled for the selected application." unless `plugin` is on for the scope's application. */
+export async function requirePluginEnabled(scope: AppScope, plugin: Plugin): Promise<void> {
+  const settings = await loadPluginSettings(scope, [plugin])
+  if (!isPluginEnabled(plugin, settings)) throw new NotFoundError(PLUGIN_MESSAGES.disabled)
 }

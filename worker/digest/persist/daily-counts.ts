@@ -12,11 +12,17 @@ import type { OccurrenceSelection } from './delete-occurrences.ts'
  */
 const ROLLUP = 'daily_counts'
 
-/** Adds every occurrence past the mark to `daily_counts` and moves the mark — two statements for one batch. */
+/**
+ * Adds every occurrence past the mark to `daily_counts` and moves the mark — three statements for one batch.
+ * The first takes the mark's row lock, so two folds (a file import's and the HTTP-ingest digest's, which do
+ * not share a lock) run one after the other and the second reads the mark the first moved (PostgreSQL reads
+ * committed rows per statement); D1 and libSQL run whole batches one at a time anyway.
+ */
 export function foldDailyCountsStatements(scope: AppScope): Statement[] {
   const { t, db } = scope
   const d = db.dialect
   return [
+    { sql: `UPDATE ${t.rollups} SET through_id = through_id WHERE name = ?`, args: [ROLLUP] },
     {
       sql: d.upsert(
         t.dailyCounts,

@@ -50,14 +50,30 @@ export function toEventRecords(events: readonly LogEvent[], source: RecordSource
   return events.map((event) => toEventRecord(event, source, messageLimit))
 }
 
-function toEventRecord(event: LogEvent, source: RecordSource, messageLimit: number): EventRecord {
+/**
+ * What a client that reports events itself (HTTP and Sentry ingest) knows better than the analyser: the
+ * exception class, the culprit frame (Sentry's top in-app frame), its own stack text, and a custom grouping
+ * key, which alone (with the module and log type) then decides the issue.
+ */
+export interface RecordOverrides {
+  readonly exceptionClass?: string | null
+  readonly sourceFrame?: string | null
+  readonly groupingKey?: string | null
+  /** The stack as the client wrote it (function names included), kept instead of the frames the analyser found. */
+  readonly stack?: string | null
+}
+
+export function toEventRecord(event: LogEvent, source: RecordSource, messageLimit = DEFAULT_MESSAGE_LIMIT, overrides: RecordOverrides = {}): EventRecord {
   const analysis = analyzeEvent(event)
-  const exceptionClass = analysis.exceptionClass || null
-  const sourceFrame = analysis.sourceFrame || null
-  const fingerprint = issueFingerprint(source.moduleId, event.logType, event.severity, exceptionClass, normalize(analysis.title), sourceFrame === null ? '' : normalizedFrame(sourceFrame))
+  const stack = overrides.stack ?? analysis.stack
+  const exceptionClass = overrides.exceptionClass || analysis.exceptionClass || null
+  const sourceFrame = overrides.sourceFrame || analysis.sourceFrame || null
+  const fingerprint = overrides.groupingKey
+    ? sha256Joined([source.moduleId === null ? 'unassigned' : String(source.moduleId), event.logType, 'fingerprint', overrides.groupingKey], '|')
+    : issueFingerprint(source.moduleId, event.logType, event.severity, exceptionClass, normalize(analysis.title), sourceFrame === null ? '' : normalizedFrame(sourceFrame))
   return {
     fingerprint,
-    exact: exactFingerprintOf(fingerprint, analysis.stack),
+    exact: exactFingerprintOf(fingerprint, stack),
     hash: sha256Joined([event.occurredAt, event.severity, event.environment ?? '', event.logType, source.channel, event.body], '|'),
     occurredAt: event.occurredAt,
     severity: event.severity,
@@ -69,7 +85,7 @@ function toEventRecord(event: LogEvent, source: RecordSource, messageLimit: numb
     exceptionClass,
     sourceFrame,
     message: cap(analysis.message, messageLimit) ?? '',
-    stack: cap(analysis.stack, messageLimit),
+    stack: cap(stack, messageLimit),
     context: cap(analysis.context, messageLimit),
     logType: event.logType,
     channel: source.channel,

@@ -49,3 +49,8 @@ export async function isIngestKey(scope: AppScope, secrets: SecretBox, presented
   if (stored === null) return false
   return secretsEqual(presented, await secrets.open(stored, context(scope)))
 }
+
+/** Opens a sealed key read by the caller in its own batch. */
+export function openIngestKey(scope: AppScope, secrets: SecretBox, sealed: string): Promise<string> {
+  return secrets.open(sealed, context(scope))
+}

@@ -1,0 +1,86 @@
+import type { Statement } from '../../../drivers/driver.ts'
+import type { AppScope } from '../../apps/app-scope.ts'
+import { foldDailyCountsStatements } from '../../digest/persist/daily-counts.ts'
+import { preparePayloads } from '../../digest/persist/batch-payload.ts'
+import { persistStatements } from '../../digest/persist/persist-statements.ts'
+import { randomToken } from '../../digest/persist/random-token.ts'
+import { toTimestamp } from '../../time.ts'
+import type { Plugin } from '../plugin.ts'
+import { runPluginHook } from '../run-plugin-hook.ts'
+import { ingestTagStatements } from './ingest-tags.ts'
+import { toSourceRecords, type SourceRecords } from './ingest-records.ts'
+import { finishStatements, readPendingStatement, toStagedEvents } from './staged-events.ts'
+
+export interface DigestRun {
+  readonly scope: AppScope
+  readonly plugins: readonly Plugin[]
+  now(): Date
+  /** Staged events per digest batch. */
+  readonly batchEvents?: number
+  /** Stop starting batches after this long (the caller's wall-clock allowance). */
+  readonly budgetMs?: number
+}
+
+export interface DigestOutcome {
+  readonly events: number
+  readonly batches: number
+  /** Whether events were left for the next run (the budget ran out). */
+  readonly more: boolean
+}
+
+/** 200 events of up to ~12 KB of context preview each stay within one persistence payload (batch-payload.ts). */
+export const DIGEST_BATCH_EVENTS = 200
+
+/**
+ * Stores staged events as issues and occurrences, oldest first, a batch at a time (Bugsink's ingest/digest
+ * split). Per batch: one read of the pending rows, module and source-file lookups (one round trip, more only
+ * for a module name never seen), then ONE atomic write — the persistence statements of every source file
+ * (the same as a file import's, reference §2.6: issues, occurrences, reoccurred, rollups, tag rules), the
+ * events' releases and tags, the day-count fold, and the rows marked digested. Concurrent digests of the
+ * same rows store each event once: an occurrence is unique on (source file, staging id). Plugins'
+ * `afterIngest` hooks run after each batch, once per intake (`http`, `sentry`).
+ */
+export async function digestIngested(run: DigestRun): Promise<DigestOutcome> {
+  const { scope } = run
+  const started = run.now().getTime()
+  let events = 0
+  let batches = 0
+  for (;;) {
+    if (run.budgetMs !== undefined && batches > 0 && run.now().getTime() - started >= run.budgetMs) return { events, batches, more: true }
+    const { rows } = await scope.db.execute(readPendingStatement(scope, run.batchEvents ?? DIGEST_BATCH_EVENTS))
+    if (rows.length === 0) return { events, batches, more: false }
+    const date = run.now()
+    const now = toTimestamp(date)
+    const staged = toStagedEvents(rows)
+    const sources = await toSourceRecords(scope, staged, now)
+    const importBatch = randomToken()
+    const statements: Statement[] = []
+    for (const source of sources) {
+      for (const payload of preparePayloads(source.records)) statements.push(...persistStatements(scope, payload, { sourceFileId: source.sourceFileId, importBatch, now }))
+      statements.push(...releaseStatements(scope, source))
+    }
+    statements.push(...ingestTagStatements(scope, sources.flatMap((source) => source.tagged), now))
+    statements.push(...foldDailyCountsStatements(scope))
+    statements.push(...finishStatements(scope, rows.map((row) => Number(row.id)), date))
+    await scope.db.batch(statements)
+    events += staged.length
+    batches++
+    for (const via of new Set(staged.map((s) => s.via))) {
+      const count = staged.filter((s) => s.via === via).length
+      await runPluginHook({ plugins: run.plugins, scope, hook: 'afterIngest', now: date, call: (hooks) => hooks.afterIngest?.({ scope, now: date, via, events: count }) })
+    }
+  }
+}
+
+/** The release each event named, on its occurrence (the releases plugin reads it there). */
+function releaseStatements(scope: AppScope, source: SourceRecords): Statement[] {
+  if (source.releases.length === 0) return []
+  const { t, db } = scope
+  const d = db.dialect
+  return [
+    {
+      sql: d.updateFrom(t.occurrences, 'O', { [d.quote('release')]: 'r.rel' }, `${d.jsonRecords({ bstart: 'integer', rel: 'text' }, 'r')}`, 'O.source_file_id = ? AND O.byte_start = r.bstart'),
+      args: [JSON.stringify(source.releases.map(([bstart, rel]) => ({ bstart, rel }))), source.sourceFileId],
+    },
+  ]
+}
