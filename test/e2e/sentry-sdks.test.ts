@@ -123,3 +123,51 @@ describe('real Sentry SDKs report into Loupe with only the DSN', { timeout: 120_
     shop.close()
   })
 })
+
+describe('the dashboard shows what the SDKs sent, and hands out the DSN', { timeout: 120_000 }, () => {
+  it('shows release, user, request, tags, contexts and breadcrumbs of an ingested issue in the inspector', async () => {
+    const coupon = await issueMatching('Coupon WINTER')
+    const page = await browser.newPage()
+    await page.goto(`${worker.url}/?issue=${coupon.id}`)
+    const details = page.getByTestId('event-details')
+    await details.waitFor()
+    const text = await details.textContent()
+    expect(text).toContain('shop@3.1.0')
+    expect(text).toContain('id: u-42, email: grace@example.com')
+    expect(text).toContain('api-2')
+    expect(await page.locator('.kv-chip').allTextContents()).toContain('region eu-west')
+    await page.locator('summary', { hasText: 'Breadcrumbs' }).click()
+    expect(await page.getByTestId('breadcrumbs').textContent()).toContain('opened basket')
+    await page.close()
+  })
+
+  it('Settings → Ingest: DSN, masked key, snippets, and a regenerate that asks first', async () => {
+    const page = await browser.newPage()
+    await page.goto(`${worker.url}/?view=settings&tab=ingest`)
+    const panel = page.getByTestId('ingest-panel')
+    await panel.waitFor()
+    const { key } = await api<{ key: string }>('ingest-settings')
+    expect(await panel.textContent()).toContain(dsn)
+    expect(await page.getByTestId('ingest-key').textContent()).not.toContain(key)
+    await panel.getByRole('button', { name: 'Reveal' }).click()
+    expect(await page.getByTestId('ingest-key').textContent()).toBe(key)
+    expect(await panel.locator('.snippet pre').allTextContents()).toEqual([
+      expect.stringContaining(`Sentry.init({ dsn: '${dsn}'`),
+      expect.stringContaining(`Sentry.init({ dsn: '${dsn}'`),
+      expect.stringContaining(`X-Loupe-Ingest-Key: ${key}`),
+    ])
+    await panel.getByRole('button', { name: 'Regenerate key…' }).click()
+    await panel.getByRole('button', { name: 'Cancel' }).click()
+    expect((await api<{ key: string }>('ingest-settings')).key).toBe(key)
+    await panel.getByRole('button', { name: 'Regenerate key…' }).click()
+    await panel.getByRole('button', { name: 'Regenerate key', exact: true }).click()
+    await expect.poll(async () => (await api<{ key: string }>('ingest-settings')).key).not.toBe(key)
+    const fresh = (await api<{ key: string }>('ingest-settings')).key
+    await expect.poll(() => page.getByTestId('ingest-key').textContent()).toBe(fresh)
+    // The old DSN no longer reports.
+    const stale = await fetch(`${worker.url}/api/${new URL(dsn).pathname.slice(1)}/store/?sentry_key=${key}`, { method: 'POST', body: '{"message":"old key"}' })
+    expect(stale.status).toBe(401)
+    await page.close()
+  })
+})
+

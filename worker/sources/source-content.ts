@@ -12,15 +12,18 @@ export const OCCURRENCE_NOT_FOUND = 'Occurrence not found.'
 
 
 const decoder = new TextDecoder()
+/** The synthetic source files of HTTP and Sentry ingest (`http-ingest/{module}/{channel}`, reference §4.3). */
+const INGEST_SOURCE_PREFIX = 'http-ingest/'
 
 /**
  * `GET ?api=source&occurrence=<id>`: the raw bytes `[byte_start, byte_end)` of one occurrence, read from the
- * archived file with an R2 range request (at most 4 MiB, decoded as UTF-8). A file outside the application's
+ * archived file with an R2 range request (at most 4 MiB, decoded as UTF-8); for an event that came through
+ * HTTP or Sentry ingest, the context it was stored with (JSON). A file outside the application's
  * archive, or gone from it (e.g. pruned), is a 400; an unknown occurrence a 404.
  */
 export async function readSourceContent(scope: AppScope, logs: LogStore | null, occurrenceId: number): Promise<RawEvent> {
   const { rows } = await scope.db.execute({
-    sql: `SELECT o.byte_start, o.byte_end, s.path, s.log_type, s.channel FROM ${scope.t.occurrences} o
+    sql: `SELECT o.byte_start, o.byte_end, o.context_preview, s.path, s.log_type, s.channel FROM ${scope.t.occurrences} o
       JOIN ${scope.t.sourceFiles} s ON s.id = o.source_file_id WHERE o.id = ?`,
     args: [occurrenceId],
   })
@@ -29,9 +32,12 @@ export async function readSourceContent(scope: AppScope, logs: LogStore | null, 
   const path = String(row.path)
   const start = Number(row.byte_start)
   const end = Number(row.byte_end)
+  const channel = (row.channel as string | null) ?? null
+  // HTTP and Sentry ingest keep no file: what the event carried is its stored context (docs/ingest.md).
+  if (path.startsWith(INGEST_SOURCE_PREFIX)) return { byte_start: start, byte_end: end, path, log_type: String(row.log_type), channel, content: String(row.context_preview ?? '') }
   const prefix = processedPrefix(scope.app.id)
   if (!logs || !path.startsWith(prefix) || !isSafeRelativePath(path.slice(prefix.length))) throw new OperationalError(SOURCE_UNAVAILABLE)
   const bytes = await logs.read(path, start, Math.min(SOURCE_MAX_BYTES, Math.max(0, end - start)))
   if (bytes === null) throw new OperationalError(SOURCE_UNAVAILABLE)
-  return { byte_start: start, byte_end: end, path, log_type: String(row.log_type), channel: (row.channel as string | null) ?? null, content: decoder.decode(bytes) }
+  return { byte_start: start, byte_end: end, path, log_type: String(row.log_type), channel, content: decoder.decode(bytes) }
 }

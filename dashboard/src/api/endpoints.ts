@@ -7,6 +7,7 @@ import type { ManualIssueInput } from '../../../shared/schemas/issue.ts'
 import type { ModuleInput } from '../../../shared/schemas/module.ts'
 import type { TagInput } from '../../../shared/schemas/tag.ts'
 import type { PluginView } from '../../../shared/schemas/plugin.ts'
+import type { IngestSettingsView } from '../../../shared/schemas/ingest.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -54,6 +55,8 @@ export const listSources = (page: number, signal?: Signal, limit = 12) => api<So
 export const getIngestionSettings = (signal?: Signal) => api<IngestionSettings>('ingestion-settings', { signal })
 export const listPlugins = (signal?: Signal) => api<{ data: PluginView[] }>('plugins', { signal })
 export const setPluginEnabled = (id: string, enabled: boolean) => api<{ data: PluginView[] }>('plugins', { body: { id, enabled } })
+export const getIngestSettings = (signal?: Signal) => api<IngestSettingsView>('ingest-settings', { signal })
+export const regenerateIngestKey = () => api<{ key: string }>('ingest-settings', { body: { action: 'regenerate' } })
 export const saveIngestionSettings = (severities: Severity[]) =>
   api<IngestionSettings>('ingestion-settings', { method: 'POST', body: { severities } })
 

@@ -6,6 +6,7 @@ import { navigate } from '../state/url-state.ts'
 import { AssigneePicker } from './assignee-picker.tsx'
 import { SeverityBadge, StatusBadge } from './badges.tsx'
 import { ErrorBanner } from './error-banner.tsx'
+import { EventDetails } from './event-details.tsx'
 import { Icon } from './icon.tsx'
 import { InspectorSection } from './inspector-section.tsx'
 import { IssueFacts } from './issue-facts.tsx'
@@ -75,6 +76,7 @@ export function Inspector({ issueId, app }: { issueId: number; app: string }) {
                 <StackView stack={issue.sample_stack} />
               </InspectorSection>
             )}
+            <EventDetails context={issue.sample_context ?? null} />
             {issue.sample_context && (
               <InspectorSection title="Context" open={false}>
                 <pre class="context">{prettyJson(issue.sample_context)}</pre>

@@ -3,12 +3,13 @@ import { IngestionSettingsPanel } from '../components/ingestion-settings-panel.t
 import { LogDeletionPanel } from '../components/log-deletion-panel.tsx'
 import { LogUploadPanel } from '../components/log-upload-panel.tsx'
 import { PluginsPanel } from '../components/plugins-panel.tsx'
+import { IngestPanel } from '../components/ingest-panel.tsx'
 import { RetentionPanel } from '../components/retention-panel.tsx'
 import { navigate, SETTINGS_TABS, type ViewState } from '../state/url-state.ts'
 
-const LABELS: Record<ViewState['tab'], string> = { ingestion: 'Ingestion', logs: 'Logs', maintenance: 'Maintenance', plugins: 'Plugins' }
+const LABELS: Record<ViewState['tab'], string> = { ingestion: 'Ingestion', logs: 'Logs', maintenance: 'Maintenance', plugins: 'Plugins', ingest: 'Ingest' }
 
-/** Settings: ingestion severities, log upload and processing, deletion and archive retention, plugins. */
+/** Settings: ingestion severities, log upload and processing, deletion and archive retention, plugins, HTTP/Sentry ingest. */
 export function SettingsPage({ state }: { state: ViewState }) {
   const onKey = (event: KeyboardEvent) => {
     // WAI-ARIA tabs: arrow keys move between tabs.
@@ -43,6 +44,7 @@ export function SettingsPage({ state }: { state: ViewState }) {
           </>
         )}
         {state.tab === 'plugins' && <PluginsPanel app={state.app} />}
+        {state.tab === 'ingest' && <IngestPanel app={state.app} />}
       </div>
     </div>
   )
