@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --drivers d1,neon] [--count 25] [--scale]` — database round trips per request for every
+ * `npm run bench [-- --drivers d1,neon] [--count 25] [--scale] [--only ingest]` — database round trips per request for every
  * endpoint on every driver, plus latency medians (design.md §5: round trips are the stable figure; the
  * machine is noisy, so compare medians within one run). Each driver runs the real worker under
  * `wrangler dev` against a real engine (local protocol servers for libSQL, Neon and PlanetScale).
@@ -13,11 +13,14 @@ import { coreScenarios, runScenarios, seedIssues } from './bench/scenarios.ts'
 import { ingestionBench } from './bench/ingestion.ts'
 import { printTable } from './bench/report.ts'
 import { bundleSizes } from './bench/bundle-size.ts'
+import { sentryIngestBench } from './bench/sentry-ingest.ts'
 
 async function main() {
   const { values } = parseArgs({
-    options: { drivers: { type: 'string' }, count: { type: 'string', default: '25' }, scale: { type: 'boolean', default: false } },
+    options: { drivers: { type: 'string' }, count: { type: 'string', default: '25' }, scale: { type: 'boolean', default: false }, only: { type: 'string' } },
   })
+  // `--only ingest`: just issue 12's 32-sender Sentry ingest figure, on the local default database.
+  if (values.only === 'ingest') return ingestOnly()
   const available: DriverTarget[] = ['d1', 'libsql', ...((await isPostgresReachable()) ? ['neon' as const] : []), ...((await isMysqlReachable()) ? ['planetscale' as const] : [])]
   const drivers = values.drivers ? (values.drivers.split(',') as DriverTarget[]).filter((d) => available.includes(d)) : available
   const count = Number(values.count)
@@ -49,6 +52,22 @@ async function main() {
   }
   printTable(results)
   console.log(`\n${[...bundleSizes(), ...notes].join('\n')}`)
+}
+
+async function ingestOnly(): Promise<void> {
+  const worker = await startWorker({ SERVICE_SECRET: 'bench-secret', SERVICE_CONFIG: JSON.stringify({ ingest: { rate_max_events: 10_000_000 } }) }, 'bench-ingest')
+  try {
+    const created = await send(worker.url, { method: 'POST', api: 'applications', body: { name: 'Sentry bench', id: 'sentry-bench' } })
+    if (created.status !== 201) throw new Error(`could not create the bench application: ${JSON.stringify(created.body)}`)
+    await send(worker.url, { method: 'POST', api: 'plugins', body: { id: 'http_ingest', enabled: true } }, 'sentry-bench')
+    const settings = await send(worker.url, { method: 'GET', api: 'ingest-settings' }, 'sentry-bench')
+    // A warm-up round, then the measured one.
+    await sentryIngestBench(worker.url, settings.body.dsn, { events: 500, senders: 32, app: 'sentry-bench' })
+    const figures = await sentryIngestBench(worker.url, settings.body.dsn, { events: 6000, senders: 32, app: 'sentry-bench' })
+    console.log(figures.notes.join('\n'))
+  } finally {
+    await worker.stop()
+  }
 }
 
 main().catch((error) => {

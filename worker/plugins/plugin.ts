@@ -17,6 +17,11 @@ export type PluginStatus = PluginView['status']
 export interface PluginRoute {
   readonly endpoint: string
   readonly handlers: Partial<Record<Method, Handler>>
+  /**
+   * The handler reads the plugin's switch itself, in a batch it makes anyway (`ingest`: with the key and the
+   * rate counters), instead of the read the router puts in front of plugin routes — one round trip less.
+   */
+  readonly checksEnabled?: boolean
 }
 
 /**

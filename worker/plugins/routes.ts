@@ -26,7 +26,7 @@ export function registerPluginRoutes(router: ApiRouter, plugins: readonly Plugin
   route(router, '/plugins', { GET: async (request) => json(await listPlugins(scopeOf(request), plugins)), POST: toggle, PUT: toggle, PATCH: toggle }, [withApp])
   for (const plugin of plugins) {
     const requireEnabled = (request: ApiRequest) => requirePluginEnabled(scopeOf(request), plugin)
-    for (const endpoint of plugin.routes ?? []) route(router, `/${endpoint.endpoint}`, endpoint.handlers, [withApp, requireEnabled])
+    for (const endpoint of plugin.routes ?? []) route(router, `/${endpoint.endpoint}`, endpoint.handlers, endpoint.checksEnabled ? [withApp] : [withApp, requireEnabled])
   }
 }
 

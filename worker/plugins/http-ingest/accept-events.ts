@@ -1,6 +1,9 @@
 import { INGEST_MESSAGES, type IngestResult } from '../../../shared/schemas/ingest.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
-import { RateLimitedError, UnauthorizedError } from '../../errors.ts'
+import { NotFoundError, RateLimitedError, UnauthorizedError } from '../../errors.ts'
+import { PLUGIN_MESSAGES } from '../../../shared/schemas/plugin.ts'
+import type { Plugin } from '../plugin.ts'
+import { decodePluginSettings, isPluginEnabled, readPluginSettings } from '../plugin-settings.ts'
 import type { SecretBox } from '../../security/secret-box.ts'
 import { secretsEqual } from '../../security/secrets-equal.ts'
 import { appSettings, settingValue } from '../../settings/app-settings.ts'
@@ -16,6 +19,8 @@ export type IngestVia = 'http' | 'sentry'
 
 export interface AcceptRequest {
   readonly scope: AppScope
+  /** The HTTP ingest plugin: its switch is read with the key (a disabled plugin's routes answer 404). */
+  readonly plugin: Plugin
   readonly secrets: SecretBox
   readonly settings: ReturnType<typeof INGEST_SECTION.read>
   /** The key the client presented (header, bearer, query or DSN), or null. */
@@ -31,7 +36,8 @@ export interface AcceptRequest {
 }
 
 /**
- * Accepts a batch of events (reference §4.3): the key and the rate counters are read in one round trip, the
+ * Accepts a batch of events (reference §4.3): the plugin's switch, the key and the rate counters are read in
+ * one round trip (a disabled plugin is a 404), the
  * key is checked in constant time (never minted here: until someone opened the ingest settings every push is
  * refused), the events are read, the allowance is taken from the sliding window — the batch's last events
  * over it are dropped, and nothing allowed is a 429 — and the accepted events are staged together with
@@ -42,7 +48,11 @@ export async function acceptEvents(request: AcceptRequest): Promise<IngestResult
   const window = rateWindow(now, settings.rate_window_seconds)
   const caps: RateCap[] = [{ scope: 'app', max: settings.rate_max_events }]
   if (settings.rate_max_events_per_ip > 0 && request.clientIp) caps.push({ scope: `ip:${request.clientIp.slice(0, 57)}`, max: settings.rate_max_events_per_ip })
-  const [stored, counters] = await scope.db.batch([appSettings.read(scope, INGEST_KEY_SETTING), readRateCounters(scope, caps, window)], { mode: 'read' })
+  const [switches, stored, counters] = await scope.db.batch(
+    [readPluginSettings(scope, [request.plugin]), appSettings.read(scope, INGEST_KEY_SETTING), readRateCounters(scope, caps, window)],
+    { mode: 'read' },
+  )
+  if (!isPluginEnabled(request.plugin, decodePluginSettings([request.plugin], switches!.rows))) throw new NotFoundError(PLUGIN_MESSAGES.disabled)
   const sealed = settingValue(stored!.rows)
   const key = sealed === null ? null : await openIngestKey(scope, request.secrets, sealed)
   if (key === null || request.presentedKey === null || !(await secretsEqual(request.presentedKey, key))) throw new UnauthorizedError(INGEST_MESSAGES.keyRequired)

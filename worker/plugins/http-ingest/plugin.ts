@@ -1,6 +1,6 @@
 import { definePlugin } from '../plugin.ts'
 import { INGEST_SECTION } from './ingest-config.ts'
-import { INGEST_ROUTE, INGEST_SETTINGS_ROUTE } from './routes.ts'
+import { ingestRoute, INGEST_SETTINGS_ROUTE } from './routes.ts'
 import { digestIngested } from './digest-ingested.ts'
 import { sentryPaths } from './sentry/routes.ts'
 
@@ -18,7 +18,7 @@ export const httpIngestPlugin = definePlugin({
   status: 'active',
   defaultEnabled: false,
   config: INGEST_SECTION,
-  routes: [INGEST_ROUTE, INGEST_SETTINGS_ROUTE],
+  routes: [ingestRoute(() => httpIngestPlugin), INGEST_SETTINGS_ROUTE],
   paths: sentryPaths(() => httpIngestPlugin),
   hooks: {
     maintain: async ({ scope, plugins }) => {

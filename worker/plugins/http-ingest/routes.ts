@@ -5,7 +5,7 @@ import { json } from '../../http/respond.ts'
 import type { ApiRequest } from '../../http/router.ts'
 import { scopeOf } from '../../http/with-app.ts'
 import { toTimestamp } from '../../time.ts'
-import type { PluginRoute } from '../plugin.ts'
+import type { Plugin, PluginRoute } from '../plugin.ts'
 import { acceptEvents } from './accept-events.ts'
 import { INGEST_SECTION } from './ingest-config.ts'
 import { readIngestPayload } from './ingest-payload.ts'
@@ -39,27 +39,31 @@ export const INGEST_SETTINGS_ROUTE: PluginRoute = {
  * its credential. Answers 202 `{accepted, received, dropped}` once the events are staged; the digest stores
  * them after the response.
  */
-export const INGEST_ROUTE: PluginRoute = {
-  endpoint: 'ingest',
-  handlers: {
-    POST: async (request: ApiRequest, deps: Deps) => {
-      const body = await readJsonValue(request, deps.config.maxBodyBytes)
-      const settings = deps.config.section(INGEST_SECTION)
-      const scope = scopeOf(request)
-      const now = deps.now()
-      const result = await acceptEvents({
-        scope,
-        secrets: deps.secrets,
-        settings,
-        presentedKey: presentedIngestKey(request.headers, new URL(request.url)),
-        clientIp: clientAddress(request.headers, settings.trust_forwarded_for),
-        via: 'http',
-        now,
-        readEvents: () => readIngestPayload(body, now),
-      })
-      scheduleDigest(deps, scope)
-      return json(result, 202, INGEST_CORS_HEADERS)
+export function ingestRoute(plugin: () => Plugin): PluginRoute {
+  return {
+    endpoint: 'ingest',
+    checksEnabled: true,
+    handlers: {
+      POST: async (request: ApiRequest, deps: Deps) => {
+        const body = await readJsonValue(request, deps.config.maxBodyBytes)
+        const settings = deps.config.section(INGEST_SECTION)
+        const scope = scopeOf(request)
+        const now = deps.now()
+        const result = await acceptEvents({
+          scope,
+          plugin: plugin(),
+          secrets: deps.secrets,
+          settings,
+          presentedKey: presentedIngestKey(request.headers, new URL(request.url)),
+          clientIp: clientAddress(request.headers, settings.trust_forwarded_for),
+          via: 'http',
+          now,
+          readEvents: () => readIngestPayload(body, now),
+        })
+        scheduleDigest(deps, scope)
+        return json(result, 202, INGEST_CORS_HEADERS)
+      },
+      OPTIONS: async () => new Response(null, { status: 204, headers: INGEST_CORS_HEADERS }),
     },
-    OPTIONS: async () => new Response(null, { status: 204, headers: INGEST_CORS_HEADERS }),
-  },
+  }
 }

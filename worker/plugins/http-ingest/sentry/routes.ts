@@ -5,7 +5,6 @@ import type { ApiRequest, Handler } from '../../../http/router.ts'
 import { openScopeByNamespace } from '../../../apps/open-scope.ts'
 import { toErrorResponse } from '../../../http/error-response.ts'
 import type { Plugin, PluginPath } from '../../plugin.ts'
-import { requirePluginEnabled } from '../../routes.ts'
 import { acceptEvents } from '../accept-events.ts'
 import { INGEST_SECTION } from '../ingest-config.ts'
 import { clientAddress, INGEST_CORS_HEADERS } from '../ingest-request.ts'
@@ -43,7 +42,6 @@ async function ingestSentry(request: ApiRequest, deps: Deps, kind: 'store' | 'en
   if (!/^\d{1,9}$/.test(project)) throw new NotFoundError(SENTRY_MESSAGES.unknownProject)
   const scope = await openScopeByNamespace(deps, Number(project))
   if (!scope) throw new NotFoundError(SENTRY_MESSAGES.unknownProject)
-  await requirePluginEnabled(scope, plugin)
   const url = new URL(request.url)
   const bytes = await readSentryBody(request.body, request.headers.get('content-encoding'), deps.config.maxBodyBytes)
   const envelope = kind === 'envelope' ? parseEnvelope(bytes) : null
@@ -52,6 +50,7 @@ async function ingestSentry(request: ApiRequest, deps: Deps, kind: 'store' | 'en
   const now = deps.now()
   const result = await acceptEvents({
     scope,
+    plugin,
     secrets: deps.secrets,
     settings,
     presentedKey: sentryKey(request.headers, url, envelope ? envelope.header.dsn : null),
