@@ -13,7 +13,7 @@ import { coreScenarios, runScenarios, seedIssues } from './bench/scenarios.ts'
 import { ingestionBench } from './bench/ingestion.ts'
 import { printTable } from './bench/report.ts'
 import { bundleSizes } from './bench/bundle-size.ts'
-import { sentryIngestBench } from './bench/sentry-ingest.ts'
+import { httpBatchBench, pageCeiling, sentryIngestBench } from './bench/sentry-ingest.ts'
 
 async function main() {
   const { values } = parseArgs({
@@ -64,7 +64,8 @@ async function ingestOnly(): Promise<void> {
     // A warm-up round, then the measured one.
     await sentryIngestBench(worker.url, settings.body.dsn, { events: 500, senders: 32, app: 'sentry-bench' })
     const figures = await sentryIngestBench(worker.url, settings.body.dsn, { events: 6000, senders: 32, app: 'sentry-bench' })
-    console.log(figures.notes.join('\n'))
+    const batches = await httpBatchBench(worker.url, 'sentry-bench', settings.body.key, { requests: 400, perRequest: 100, senders: 32 })
+    console.log([await pageCeiling(worker.url, 3000), ...figures.notes, batches].join('\n'))
   } finally {
     await worker.stop()
   }

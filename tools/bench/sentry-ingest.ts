@@ -65,9 +65,59 @@ export async function sentryIngestBench(base: string, dsn: string, options: { ev
   }
 }
 
+/**
+ * The runtime's own ceiling under the same load: 32 concurrent senders fetching the dashboard page, which
+ * touches no database — what `wrangler dev` itself serves on this machine, against which the ingest figure
+ * is read.
+ */
+export async function pageCeiling(base: string, requests: number, senders = 32): Promise<string> {
+  let next = 0
+  const latencies: number[] = []
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: senders }, async () => {
+      for (let i = next++; i < requests; i = next++) {
+        const sent = performance.now()
+        await (await fetch(`${base}/`)).arrayBuffer()
+        latencies.push(performance.now() - sent)
+      }
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  return `ceiling: the dashboard page (no database) to ${senders} concurrent clients: ${Math.round(requests / seconds)} req/s, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`
+}
+
+/** HTTP ingest in batches: `senders` clients posting `perRequest` events per `?api=ingest` call. */
+export async function httpBatchBench(base: string, app: string, key: string, options: { requests: number; perRequest: number; senders: number }): Promise<string> {
+  const baseline = await storedEvents(base, app, 'http')
+  let next = 0
+  const latencies: number[] = []
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: options.senders }, async () => {
+      for (let i = next++; i < options.requests; i = next++) {
+        const events = Array.from({ length: options.perRequest }, (_, j) => ({ message: `Batch failure ${(i + j) % 40}`, exception_class: 'BatchError', context: { request: i, index: j } }))
+        const sent = performance.now()
+        const response = await fetch(`${base}/?api=ingest&app=${app}`, { method: 'POST', body: JSON.stringify({ events }), headers: { 'x-loupe-ingest-key': key } })
+        await response.arrayBuffer()
+        if (response.status !== 202) throw new Error(`ingest answered ${response.status}`)
+        latencies.push(performance.now() - sent)
+      }
+    }),
+  )
+  const acceptSeconds = (performance.now() - started) / 1000
+  const total = options.requests * options.perRequest
+  let stored = 0
+  while ((stored = (await storedEvents(base, app, 'http')) - baseline) < total && performance.now() - started < 600_000) await new Promise((resolve) => setTimeout(resolve, 250))
+  const doneSeconds = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  return `http ingest: ${options.senders} senders × ${options.perRequest}-event batches: ${Math.round(total / acceptSeconds).toLocaleString('en')} events/s accepted, p99 ${percentile(latencies, 0.99).toFixed(1)} ms per batch; all ${stored === total ? 'stored exactly once' : `MISMATCH ${stored}/${total}`} after ${doneSeconds.toFixed(1)} s (${Math.round(total / doneSeconds).toLocaleString('en')} events/s)`
+}
+
 /** Occurrences stored so far: the sum of the issue counts of the bench application. */
-async function storedEvents(base: string, app: string): Promise<number> {
-  const response = await fetch(`${base}/?api=groups&app=${app}&limit=200&log_type=sentry`)
+async function storedEvents(base: string, app: string, logType = 'sentry'): Promise<number> {
+  const response = await fetch(`${base}/?api=groups&app=${app}&limit=200&log_type=${logType}`)
   const body = (await response.json()) as { items?: { count: number }[] }
   return (body.items ?? []).reduce((sum, item) => sum + Number(item.count), 0)
 }
