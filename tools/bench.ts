@@ -13,7 +13,7 @@ import { coreScenarios, runScenarios, seedIssues } from './bench/scenarios.ts'
 import { ingestionBench } from './bench/ingestion.ts'
 import { printTable } from './bench/report.ts'
 import { bundleSizes } from './bench/bundle-size.ts'
-import { httpBatchBench, pageCeiling, sentryIngestBench } from './bench/sentry-ingest.ts'
+import { httpBatchBench, runtimeCeiling, sentryIngestBench } from './bench/sentry-ingest.ts'
 
 async function main() {
   const { values } = parseArgs({
@@ -65,7 +65,7 @@ async function ingestOnly(): Promise<void> {
     await sentryIngestBench(worker.url, settings.body.dsn, { events: 500, senders: 32, app: 'sentry-bench' })
     const figures = await sentryIngestBench(worker.url, settings.body.dsn, { events: 6000, senders: 32, app: 'sentry-bench' })
     const batches = await httpBatchBench(worker.url, 'sentry-bench', settings.body.key, { requests: 400, perRequest: 100, senders: 32 })
-    console.log([await pageCeiling(worker.url, 3000), ...figures.notes, batches].join('\n'))
+    console.log([await runtimeCeiling(worker.url, 3000), ...figures.notes, batches].join('\n'))
   } finally {
     await worker.stop()
   }
