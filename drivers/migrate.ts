@@ -1,4 +1,6 @@
 import type { Driver, Statement } from './driver.ts'
+import { namedBatch } from './named-batch.ts'
+import { readRow } from './read-row.ts'
 import type { Migration } from './migrations/migration.ts'
 
 /** Applied version per scope (`registry`, `app1`, `app2`, …); a scope never migrated is absent. */
@@ -10,14 +12,13 @@ export type MigrationState = Map<string, number>
  */
 export async function readMigrationState(db: Driver): Promise<MigrationState> {
   const lock = db.dialect.migrationLock(advisoryLockKey('loupe_migrations'))
-  const statements: Statement[] = [
-    ...(lock ? [{ sql: lock }] : []),
-    { sql: db.dialect.migrationsTable },
-    { sql: 'SELECT scope, MAX(version) AS version FROM loupe_migrations GROUP BY scope' },
-  ]
-  const results = await db.batch(statements)
-  const rows = results[results.length - 1]!.rows as { scope: string; version: number }[]
-  return new Map(rows.map((row) => [row.scope, Number(row.version)]))
+  const { applied } = await namedBatch(db, {
+    lock: lock ? { sql: lock } : null,
+    table: { sql: db.dialect.migrationsTable },
+    applied: { sql: 'SELECT scope, MAX(version) AS version FROM loupe_migrations GROUP BY scope' },
+  })
+  const rows = applied.rows.map((row) => readRow(row, { scope: 'string', version: 'number' }, 'migration state'))
+  return new Map(rows.map((row) => [row.scope, row.version]))
 }
 
 /**

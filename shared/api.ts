@@ -254,8 +254,10 @@ export interface ProcessedPruneResult {
   readonly scanned: number
 }
 
-export type ImportJobKind = 'import-incoming' | 'reindex' | 'resume'
-export type ImportJobStatus = 'queued' | 'running' | 'success' | 'failed'
+export const IMPORT_JOB_KINDS = ['import-incoming', 'reindex', 'resume'] as const
+export type ImportJobKind = (typeof IMPORT_JOB_KINDS)[number]
+export const IMPORT_JOB_STATUSES = ['queued', 'running', 'success', 'failed'] as const
+export type ImportJobStatus = (typeof IMPORT_JOB_STATUSES)[number]
 
 /** A background import and its progress, as `GET ?api=import-incoming` reports it. */
 export interface ImportJob {

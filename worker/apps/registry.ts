@@ -1,4 +1,6 @@
 import { applyMigrations, readMigrationState, type MigrationState } from '../../drivers/migrate.ts'
+import { readRow } from '../../drivers/read-row.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import { DatabaseConfigError } from '../../drivers/index.ts'
 import { MIGRATIONS } from '../../drivers/migrations/index.ts'
 import { InvalidInputError } from '../errors.ts'
@@ -24,11 +26,11 @@ async function claim(handle: DatabaseHandle, state: MigrationState, app: Applica
   const owners = () => [...state.keys()].filter((scope) => scope.startsWith(OWNER_SCOPE)).map((scope) => scope.slice(OWNER_SCOPE.length))
   if (!owners().includes(app.id)) {
     const record = handle.db.dialect.insertIgnore('loupe_migrations', ['scope', 'version', 'name', 'applied_at'], 'VALUES (?, 0, ?, ?)', ['scope', 'version'])
-    const [, { rows }] = (await handle.db.batch([
-      { sql: record, args: [`${OWNER_SCOPE}${app.id}`, 'owner', now] },
-      { sql: 'SELECT scope FROM loupe_migrations WHERE scope LIKE ?', args: [`${OWNER_SCOPE}%`] },
-    ])) as [unknown, { rows: { scope: string }[] }]
-    for (const row of rows) if (!state.has(row.scope)) state.set(row.scope, 0)
+    const { owners: claimed } = await namedBatch(handle.db, {
+      claim: { sql: record, args: [`${OWNER_SCOPE}${app.id}`, 'owner', now] },
+      owners: { sql: 'SELECT scope FROM loupe_migrations WHERE scope LIKE ?', args: [`${OWNER_SCOPE}%`] },
+    })
+    for (const row of claimed.rows.map((owner) => readRow(owner, { scope: 'string' }, 'application owner'))) if (!state.has(row.scope)) state.set(row.scope, 0)
   }
   const others = owners().filter((owner) => owner !== app.id)
   if (others.length) {

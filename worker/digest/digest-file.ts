@@ -1,4 +1,5 @@
 import { OperationalError } from '../errors.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import { parseLog } from './parse-log.ts'
 import { SAMPLE_BYTES, parserById, selectParser } from './select-parser.ts'
 import type { LogParser } from './parsers/parser.ts'
@@ -100,15 +101,15 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
   const done = offset >= state.size
   // What this run stored in this file: the reference's per-file events (new occurrences) and groups. The
   // summary's day rollup catches up in the same batch.
-  const results = await scope.db.batch([
-    ...(done ? [{ sql: `UPDATE ${t.sourceFiles} SET last_offset = ?, imported_at = ? WHERE id = ?`, args: [state.size, toTimestamp(ctx.now()), state.id] }] : []),
-    ...foldDailyCountsStatements(scope),
-    {
+  const { stored } = await namedBatch(scope.db, {
+    finished: done ? { sql: `UPDATE ${t.sourceFiles} SET last_offset = ?, imported_at = ? WHERE id = ?`, args: [state.size, toTimestamp(ctx.now()), state.id] } : null,
+    fold: foldDailyCountsStatements(scope),
+    stored: {
       sql: `SELECT COUNT(*) AS events, COUNT(DISTINCT group_id) AS grps FROM ${t.occurrences} WHERE source_file_id = ? AND byte_start >= ? AND import_batch = ?`,
       args: [state.id, runStart, token],
     },
-  ])
-  const counts = results[results.length - 1]!.rows[0] ?? {}
+  })
+  const counts = stored.rows[0] ?? {}
   const events = Number(counts.events ?? 0)
   ctx.result.events += events
   ctx.result.groups += Number(counts.grps ?? 0)

@@ -1,4 +1,5 @@
 import type { ImportAccepted, ImportStatus } from '../../shared/api.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import type { Deps } from '../deps.ts'
 import { MalformedRequestError, NotFoundError } from '../errors.ts'
@@ -56,14 +57,15 @@ export async function retrySetAside(deps: Deps, scope: AppScope, id: number): Pr
 
 /** The `202` of an upload stored while another import holds the lock: the work pending and the job doing it. */
 async function acceptUpload(deps: Deps, scope: AppScope, logs: LogStore): Promise<ImportAccepted> {
-  const [stored, files, setAside] = await scope.db.batch(
-    [appSettings.read(scope, SEVERITIES_KEY), pendingFilesStatement(scope), setAsideObjectsStatement(scope)],
+  const { stored, files, setAside } = await namedBatch(
+    scope.db,
+    { stored: appSettings.read(scope, SEVERITIES_KEY), files: pendingFilesStatement(scope), setAside: setAsideObjectsStatement(scope) },
     { mode: 'read' },
   )
-  const staged = await stagedUploads(logs, scope, new Set(setAside!.rows.map((row) => String(row.ref))))
-  const pending = withStaged(countRow(files!.rows[0]), staged)
+  const staged = await stagedUploads(logs, scope, new Set(setAside.rows.map((row) => String(row.ref))))
+  const pending = withStaged(countRow(files.rows[0]), staged)
   const job = await continueInBackground(deps, scope, 'import-incoming', pending)
-  const result = presentResult(emptyResult(parseSeverities(settingValue(stored!.rows))))
+  const result = presentResult(emptyResult(parseSeverities(settingValue(stored.rows))))
   return { accepted: true, ...result, already_ingested: [], retention: null, pending, job }
 }
 
@@ -73,15 +75,21 @@ async function acceptUpload(deps: Deps, scope: AppScope, logs: LogStore): Promis
  */
 export async function importStatus(deps: Deps, scope: AppScope): Promise<ImportStatus> {
   const logs = deps.logs
-  const [[, jobs, files, failed, setAside], objects] = await Promise.all([
-    scope.db.batch([reapStatement(scope, deps.now()), listJobsStatement(scope), pendingFilesStatement(scope), setAsideStatement(scope), setAsideObjectsStatement(scope)]),
+  const [{ jobs, files, failed, setAside }, objects] = await Promise.all([
+    namedBatch(scope.db, {
+      reap: reapStatement(scope, deps.now()),
+      jobs: listJobsStatement(scope),
+      files: pendingFilesStatement(scope),
+      failed: setAsideStatement(scope),
+      setAside: setAsideObjectsStatement(scope),
+    }),
     logs ? logs.list(uploadsPrefix(scope.app.id)) : [],
   ])
-  const staged = await withoutSetAside(objects, new Set(setAside!.rows.map((row) => String(row.ref))))
+  const staged = await withoutSetAside(objects, new Set(setAside.rows.map((row) => String(row.ref))))
   return {
-    data: jobs!.rows.map(toJob),
-    pending: withStaged(countRow(files!.rows[0]), staged),
-    failed: failed!.rows.map((row) => presentFailure(toFailureRow(row))),
+    data: jobs.rows.map(toJob),
+    pending: withStaged(countRow(files.rows[0]), staged),
+    failed: failed.rows.map((row) => presentFailure(toFailureRow(row))),
   }
 }
 

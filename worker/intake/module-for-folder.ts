@@ -1,4 +1,6 @@
 import { MODULE_DEFAULT_COLOR } from '../../shared/constants.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
+import { readRow } from '../../drivers/read-row.ts'
 import { slugify } from '../../shared/schemas/application.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { nameKey } from '../tags/tag-queries.ts'
@@ -21,8 +23,8 @@ export async function moduleForFolder(scope: AppScope, folder: string, now: stri
   const { t, db } = scope
   const d = db.dialect
   const candidate = `SELECT ${d.castText('?')} AS name, ${d.castText('?')} AS name_key, ${d.castText('?')} AS slug, ${d.castText('?')} AS color, ${d.castText('?')} AS created_at`
-  const results = await db.batch([
-    {
+  const { found } = await namedBatch(db, {
+    create: {
       sql: d.insertIgnore(
         t.modules,
         ['name', 'name_key', 'slug', 'color', 'created_at'],
@@ -32,13 +34,13 @@ export async function moduleForFolder(scope: AppScope, folder: string, now: stri
       ),
       args: [name, key, slug, MODULE_DEFAULT_COLOR, now, slug, key],
     },
-    {
+    found: {
       sql: `SELECT id, slug FROM ${t.modules} WHERE slug = ? OR name_key = ? ORDER BY CASE WHEN slug = ? THEN 0 ELSE 1 END`,
       args: [slug, key, slug],
     },
-  ])
-  const row = results[1]!.rows[0] as { id: number; slug: string } | undefined
-  return row ? { id: Number(row.id), slug: row.slug } : null
+  })
+  const row = found.rows[0]
+  return row ? readRow(row, { id: 'number', slug: 'string' }, 'module') : null
 }
 
 /** PHP's `ucwords(str_replace(['-', '_'], ' ', $dir))`, with runs of spaces collapsed. */

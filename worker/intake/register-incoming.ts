@@ -1,4 +1,5 @@
 import type { Statement } from '../../drivers/driver.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import { OperationalError } from '../errors.ts'
 import { SAMPLE_BYTES, selectParser } from '../digest/select-parser.ts'
 import { deleteOccurrences } from '../digest/persist/delete-occurrences.ts'
@@ -46,35 +47,36 @@ export async function registerIncoming(ctx: ImportContext, object: StoredLog, re
   if (head === null) throw new OperationalError('The file disappeared from incoming before it could be imported.')
   const parser = selectParser(name, decoder.decode(head))
   const plainKey = `${processedPrefix(app.id)}${module ? `${module.slug}/` : ''}${rest}`
-  const [found, owner] = await scope.db.batch(
-    [selectFileStates(scope, 'f.origin_path = ?', [relative]), { sql: `SELECT id FROM ${t.sourceFiles} WHERE path = ?`, args: [plainKey] }],
+  const { found, owner } = await namedBatch(
+    scope.db,
+    { found: selectFileStates(scope, 'f.origin_path = ?', [relative]), owner: { sql: `SELECT id FROM ${t.sourceFiles} WHERE path = ?`, args: [plainKey] } },
     { mode: 'read' },
   )
-  const existing = found!.rows[0] ? toFileState(found!.rows[0]) : null
+  const existing = found.rows[0] ? toFileState(found.rows[0]) : null
   const moduleId = module?.id ?? null
   const now = toTimestamp(ctx.now())
   const facts = { size: object.size, etag: object.etag, modifiedAt: toTimestamp(object.uploaded), parserId: parser.id, logType: parser.logType, moduleId, channel: name }
 
   if (existing === null) {
-    const key = owner!.rows.length > 0 || (await takenByOther(logs, plainKey, relative)) ? await suffixed(plainKey, relative, now) : plainKey
+    const key = owner.rows.length > 0 || (await takenByOther(logs, plainKey, relative)) ? await suffixed(plainKey, relative, now) : plainKey
     const sha256 = await archiveCopy(logs, object, key, relative)
-    const results = await scope.db.batch([
-      {
+    const { registered } = await namedBatch(scope.db, {
+      file: {
         sql: `INSERT INTO ${t.sourceFiles} (path, size, modified_at, last_offset, imported_at, created_at, parser_version, log_type, channel, module_id)
           VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
         args: [key, facts.size, facts.modifiedAt, now, now, ctx.version, facts.logType, facts.channel, moduleId],
       },
-      {
+      state: {
         // Same content as another file: nothing to read (the checkpoint starts at the end).
         sql: `INSERT INTO ${t.fileImports} (source_file_id, origin_path, etag, prefix_hash, parser_id, next_offset, inside_event, occurrence_count, updated_at)
           SELECT s.id, ${cast(ctx)}, ${cast(ctx)}, ${cast(ctx)}, ${cast(ctx)}, CASE WHEN ${duplicateExists(scope, 's.id')} THEN s.size ELSE 0 END, 0, 0, ${cast(ctx)}
           FROM ${t.sourceFiles} s WHERE s.path = ?`,
         args: [relative, facts.etag, await sha256Bytes(head), facts.parserId, sha256, now, key],
       },
-      { sql: `INSERT INTO ${t.fileContents} (source_file_id, sha256) SELECT id, ${cast(ctx)} FROM ${t.sourceFiles} WHERE path = ?`, args: [sha256, key] },
-      { sql: `SELECT s.id, ${originalPath(scope, 's.id')} AS original FROM ${t.sourceFiles} s WHERE s.path = ?`, args: [sha256, key] },
-    ])
-    const row = results[3]!.rows[0]!
+      content: { sql: `INSERT INTO ${t.fileContents} (source_file_id, sha256) SELECT id, ${cast(ctx)} FROM ${t.sourceFiles} WHERE path = ?`, args: [sha256, key] },
+      registered: { sql: `SELECT s.id, ${originalPath(scope, 's.id')} AS original FROM ${t.sourceFiles} s WHERE s.path = ?`, args: [sha256, key] },
+    })
+    const row = registered.rows[0]!
     ctx.touched.add(Number(row.id))
     noteDuplicate(ctx, relative, row.original)
     await finish(ctx, object, facts.logType)
@@ -130,14 +132,16 @@ export async function registerIncoming(ctx: ImportContext, object: StoredLog, re
     },
     { sql: `DELETE FROM ${t.fileContents} WHERE source_file_id = ?`, args: [existing.id] },
     { sql: `INSERT INTO ${t.fileContents} (source_file_id, sha256) VALUES (?, ?)`, args: [existing.id, sha256] },
-    // New content gets fresh attempts (a re-upload retries a set-aside file).
-    ...(failure ? [clearFailureStatement(scope, failure.ref)] : []),
-    { sql: `SELECT ${originalPath(scope, '?')} AS original FROM ${t.fileImports} WHERE source_file_id = ?`, args: [sha256, existing.id, existing.id] },
   ]
-  const results = await scope.db.batch(statements)
+  const { original } = await namedBatch(scope.db, {
+    updates: statements,
+    // New content gets fresh attempts (a re-upload retries a set-aside file).
+    retry: failure ? clearFailureStatement(scope, failure.ref) : null,
+    original: { sql: `SELECT ${originalPath(scope, '?')} AS original FROM ${t.fileImports} WHERE source_file_id = ?`, args: [sha256, existing.id, existing.id] },
+  })
   if (failure) ctx.failures.delete(failure.ref)
   ctx.touched.add(existing.id)
-  noteDuplicate(ctx, relative, results[results.length - 1]!.rows[0]?.original)
+  noteDuplicate(ctx, relative, original.rows[0]?.original)
   await finish(ctx, object, facts.logType)
 }
 

@@ -1,4 +1,5 @@
 import type { Assignment, AssignableUser } from '../../shared/api.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError, NotFoundError } from '../errors.ts'
 import { ISSUE_NOT_FOUND } from './issue-messages.ts'
@@ -26,10 +27,10 @@ export async function assignIssue(
   }
   const { t, db } = scope
   // Existence is read back rather than taken from rowsAffected: MySQL counts only rows whose values changed.
-  const [, existence] = await db.batch([
-    { sql: `UPDATE ${t.groups} SET assigned_to_id = ?, assigned_to_label = ? WHERE id = ?`, args: [user?.id ?? null, user?.label ?? null, request.id] },
-    { sql: `SELECT COUNT(*) AS found FROM ${t.groups} WHERE id = ?`, args: [request.id] },
-  ])
-  if (Number(existence!.rows[0]!.found) === 0) throw new NotFoundError(ISSUE_NOT_FOUND)
+  const { existence } = await namedBatch(db, {
+    assign: { sql: `UPDATE ${t.groups} SET assigned_to_id = ?, assigned_to_label = ? WHERE id = ?`, args: [user?.id ?? null, user?.label ?? null, request.id] },
+    existence: { sql: `SELECT COUNT(*) AS found FROM ${t.groups} WHERE id = ?`, args: [request.id] },
+  })
+  if (Number(existence.rows[0]!.found) === 0) throw new NotFoundError(ISSUE_NOT_FOUND)
   return { id: request.id, assigned_to_id: user?.id ?? null, assigned_to_label: user?.label ?? null }
 }

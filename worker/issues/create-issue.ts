@@ -1,4 +1,5 @@
 import type { Statement } from '../../drivers/driver.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import { toPositiveInteger } from '../../shared/schemas/fields.ts'
 import type { ManualIssueInput } from '../../shared/schemas/issue.ts'
 import type { Actor } from '../actor.ts'
@@ -46,9 +47,8 @@ export async function createManualIssue(scope: AppScope, input: ManualIssueInput
     })
   }
   statements.push(...applyTagRules(scope, RULE_TARGETS.fingerprint(fingerprint), now))
-  statements.push(issueStatement(scope, 'g.fingerprint = ?', [fingerprint]))
-  const results = await db.batch(statements)
-  return toIssueDetail(results[results.length - 1]!.rows[0]!, [], { page: 1, limit: 100, includeContext: true, skipVendor: false })
+  const { created } = await namedBatch(db, { writes: statements, created: issueStatement(scope, 'g.fingerprint = ?', [fingerprint]) })
+  return toIssueDetail(created.rows[0]!, [], { page: 1, limit: 100, includeContext: true, skipVendor: false })
 }
 
 function normalize(input: ManualIssueInput) {

@@ -1,16 +1,26 @@
 import { parseJson } from '../../drivers/dialect/dialect.ts'
+import { readRow, type ColumnType } from '../../drivers/read-row.ts'
+import { ISSUE_STATUSES, SEVERITIES } from '../../shared/constants.ts'
 import type { IssueListItem } from '../../shared/schemas/issue.ts'
 import type { IssueTag } from '../../shared/schemas/tag.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { withoutVendorFrames } from './stack.ts'
 
-/** The issue columns every shape exposes (reference §3.1 "Item fields"), in API order. */
+/** The issue columns every shape exposes (reference §3.1 "Item fields"), in API order, with how each is read. */
+export const ISSUE_COLUMN_TYPES = {
+  id: 'number', fingerprint: 'string', severity: SEVERITIES, environment: 'string?', title: 'string', exception_class: 'string?', source_frame: 'string?',
+  count: 'number', first_seen: 'string', last_seen: 'string', created_at: 'string', status: ISSUE_STATUSES, status_updated_at: 'string?', log_type: 'string',
+  channel: 'string?', origin: 'string', kind: 'string', module_id: 'number?', external_source: 'string?', external_id: 'string?', external_url: 'string?',
+  assignee: 'string?', assigned_to_id: 'string?', assigned_to_label: 'string?',
+  module_name: 'string?', module_slug: 'string?', module_color: 'string?',
+} as const satisfies Readonly<Record<string, ColumnType>>
+
 export const ISSUE_COLUMNS = [
   'id', 'fingerprint', 'severity', 'environment', 'title', 'exception_class', 'source_frame', 'count',
   'first_seen', 'last_seen', 'created_at', 'status', 'status_updated_at', 'log_type', 'channel', 'origin',
   'kind', 'module_id', 'external_source', 'external_id', 'external_url', 'assignee', 'assigned_to_id',
   'assigned_to_label',
-] as const
+] as const satisfies readonly (keyof typeof ISSUE_COLUMN_TYPES)[]
 
 export interface SampleOptions {
   /** Include `sample_stack`. */
@@ -52,19 +62,15 @@ export function parseIssueTags<T extends IssueTag>(value: unknown): T[] {
 }
 
 export function toIssueListItem(row: Record<string, unknown>, options: SampleOptions & { skipVendor: boolean }): IssueListItem {
-  const item: Record<string, unknown> = {}
-  for (const column of ISSUE_COLUMNS) item[column] = row[column] ?? null
-  item.module_name = row.module_name ?? null
-  item.module_slug = row.module_slug ?? null
-  item.module_color = row.module_color ?? null
-  item.has_stack = Number(row.has_stack) === 1 ? 1 : 0
-  item.tags = parseIssueTags(row.tags)
-  if (options.stack) item.sample_stack = options.skipVendor ? withoutVendorFrames(row.sample_stack as string | null) : (row.sample_stack ?? null)
-  if (options.context) {
-    item.sample_context = row.sample_context ?? null
-    item.sample_message = row.sample_message ?? null
+  const columns = readRow(row, ISSUE_COLUMN_TYPES, 'issue')
+  const samples = readRow(row, { sample_stack: 'string?', sample_context: 'string?', sample_message: 'string?' }, 'issue sample')
+  return {
+    ...columns,
+    has_stack: Number(row.has_stack) === 1 ? 1 : 0,
+    tags: parseIssueTags(row.tags),
+    ...(options.stack ? { sample_stack: options.skipVendor ? withoutVendorFrames(samples.sample_stack) : samples.sample_stack } : {}),
+    ...(options.context ? { sample_context: samples.sample_context, sample_message: samples.sample_message } : {}),
   }
-  return item as unknown as IssueListItem
 }
 
 export function byName(a: { name: string; id?: number }, b: { name: string; id?: number }): number {

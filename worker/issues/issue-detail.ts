@@ -1,8 +1,11 @@
 import type { SqlValue, Statement } from '../../drivers/driver.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import { parseJson } from '../../drivers/dialect/dialect.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { NotFoundError } from '../errors.ts'
-import { ISSUE_COLUMNS, issueTagsJson, parseIssueTags } from './issue-columns.ts'
+import { ISSUE_COLUMNS, ISSUE_COLUMN_TYPES, issueTagsJson, parseIssueTags } from './issue-columns.ts'
+import { readRow } from '../../drivers/read-row.ts'
+import { SEVERITIES } from '../../shared/constants.ts'
 import { ISSUE_NOT_FOUND } from './issue-messages.ts'
 import { withoutVendorFrames } from './stack.ts'
 import type { IssueDetailSections, IssueDetailTag, IssueSample, Occurrence, StatusHistoryRow } from '../../shared/api.ts'
@@ -25,12 +28,10 @@ export interface IssueDetail extends IssueDetailSections {
  * JSON, and one page of occurrences as plain rows (they can be large, so they are not aggregated).
  */
 export async function getIssueDetail(scope: AppScope, id: number, options: DetailOptions): Promise<IssueDetail> {
-  const [issue, occurrences] = await scope.db.batch([issueStatement(scope, 'g.id = ?', [id]), occurrencesStatement(scope, id, options)], {
-    mode: 'read',
-  })
-  const row = issue!.rows[0]
+  const { issue, occurrences } = await namedBatch(scope.db, { issue: issueStatement(scope, 'g.id = ?', [id]), occurrences: occurrencesStatement(scope, id, options) }, { mode: 'read' })
+  const row = issue.rows[0]
   if (!row) throw new NotFoundError(ISSUE_NOT_FOUND)
-  return toIssueDetail(row, occurrences!.rows, options)
+  return toIssueDetail(row, occurrences.rows, options)
 }
 
 /** The issue row with module fields, occurrence total, and timeline/history/tags as JSON. */
@@ -58,6 +59,13 @@ const OCCURRENCE_COLUMNS = [
   'environment', 'byte_start', 'byte_end', 'event_hash',
 ] as const
 
+/** An occurrence row as the API returns it (`release`, the file's path, log type and channel joined in). */
+const OCCURRENCE_COLUMN_TYPES = {
+  id: 'number', group_id: 'number', source_file_id: 'number', exact_fingerprint: 'string?', occurred_at: 'string', occurred_day: 'string',
+  severity: SEVERITIES, environment: 'string?', byte_start: 'number', byte_end: 'number', event_hash: 'string?', release: 'string?',
+  path: 'string', log_type: 'string', channel: 'string?',
+} as const
+
 /** One page of an issue's occurrences, newest first, with their file's path, log type and channel. */
 function occurrencesStatement(scope: AppScope, id: number, options: DetailOptions): Statement {
   const { t, db } = scope
@@ -76,18 +84,20 @@ function occurrencesStatement(scope: AppScope, id: number, options: DetailOption
 
 /** Row(s) → the API shape, with JSON parsed and each list in a defined order. */
 export function toIssueDetail(row: Record<string, unknown>, occurrences: Record<string, unknown>[], options: DetailOptions): IssueDetail {
-  const issue: Record<string, unknown> = {}
-  for (const column of ISSUE_COLUMNS) issue[column] = row[column] ?? null
-  issue.sample_message = row.sample_message ?? null
-  issue.sample_stack = options.skipVendor ? withoutVendorFrames(row.sample_stack as string | null) : (row.sample_stack ?? null)
-  if (options.includeContext) issue.sample_context = row.sample_context ?? null
-  issue.module_name = row.module_name ?? null
-  issue.module_slug = row.module_slug ?? null
-  issue.module_color = row.module_color ?? null
+  const samples = readRow(row, { sample_message: 'string?', sample_stack: 'string?', sample_context: 'string?' }, 'issue sample')
+  const issue: IssueSample = {
+    ...readRow(row, ISSUE_COLUMN_TYPES, 'issue'),
+    sample_message: samples.sample_message,
+    sample_stack: options.skipVendor ? withoutVendorFrames(samples.sample_stack) : samples.sample_stack,
+    ...(options.includeContext ? { sample_context: samples.sample_context } : {}),
+  }
   const total = Number(row.total_occurrences)
   return {
-    issue: issue as IssueSample,
-    occurrences: occurrences as unknown as Occurrence[],
+    issue,
+    occurrences: occurrences.map((occurrence) => ({
+      ...readRow(occurrence, OCCURRENCE_COLUMN_TYPES, 'occurrence'),
+      ...(options.includeContext ? readRow(occurrence, { context_preview: 'string?' }, 'occurrence context') : {}),
+    })),
     timeline: parseJson<{ day: string; count: number }[]>(row.timeline, [])
       .map((point) => ({ day: point.day, count: Number(point.count) }))
       .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0)),

@@ -1,4 +1,6 @@
-import type { IssueStatus } from '../../shared/constants.ts'
+import { ISSUE_STATUSES, type IssueStatus } from '../../shared/constants.ts'
+import { readRow } from '../../drivers/read-row.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import type { StatusChangeResult } from '../../shared/api.ts'
 import type { Actor } from '../actor.ts'
 import type { AppScope } from '../apps/app-scope.ts'
@@ -30,25 +32,26 @@ export async function changeIssueStatus(scope: AppScope, change: StatusChange, a
   const at = toTimestamp(now)
   // The plugins' switches are read in the same batch when one could have a hook to run: no extra round trip.
   const hooked = plugins.filter((plugin) => plugin.status === 'active' && plugin.hooks?.statusChanged)
-  const [, , , latest, stored] = await db.batch([
+  const { latest, switches } = await namedBatch(db, {
     // Take the issue's row lock first: a concurrent change of the same issue then waits here, and the history
     // row below reads the status that change left (PostgreSQL reads committed rows per statement).
-    lockIssueRows(scope, 'id = ?', [change.id]),
-    {
+    lock: lockIssueRows(scope, 'id = ?', [change.id]),
+    history: {
       sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
         SELECT id, status, ?, ?, ?, ? FROM ${t.groups} WHERE id = ?`,
       args: [change.status, change.note, at, actor.label, change.id],
     },
-    { sql: `UPDATE ${t.groups} SET status = ?, status_updated_at = ? WHERE id = ?`, args: [change.status, at, change.id] },
-    { sql: `SELECT from_status FROM ${t.history} WHERE group_id = ? ORDER BY id DESC LIMIT 1`, args: [change.id] },
-    ...(hooked.length > 0 ? [readPluginSettings(scope, hooked)] : []),
-  ])
-  const row = latest!.rows[0]
+    status: { sql: `UPDATE ${t.groups} SET status = ?, status_updated_at = ? WHERE id = ?`, args: [change.status, at, change.id] },
+    latest: { sql: `SELECT from_status FROM ${t.history} WHERE group_id = ? ORDER BY id DESC LIMIT 1`, args: [change.id] },
+    switches: hooked.length > 0 ? readPluginSettings(scope, hooked) : null,
+  })
+  const row = latest.rows[0]
   if (!row) throw new NotFoundError(ISSUE_NOT_FOUND)
-  const result: StatusChangeResult = { id: change.id, from_status: row.from_status as IssueStatus, status: change.status, note: change.note }
-  if (!stored) return result
+  const { from_status: fromStatus } = readRow(row, { from_status: ISSUE_STATUSES }, 'status history')
+  const result: StatusChangeResult = { id: change.id, from_status: fromStatus, status: change.status, note: change.note }
+  if (!switches) return result
   const changed = { scope, now, issueId: change.id, fromStatus: result.from_status, status: change.status, note: change.note }
-  const outcomes = await runPluginHook({ plugins: hooked, scope, hook: 'statusChanged', now, settings: decodePluginSettings(hooked, stored.rows), call: (hooks) => hooks.statusChanged?.(changed) })
+  const outcomes = await runPluginHook({ plugins: hooked, scope, hook: 'statusChanged', now, settings: decodePluginSettings(hooked, switches.rows), call: (hooks) => hooks.statusChanged?.(changed) })
   return { ...Object.fromEntries(outcomes), ...result }
 }
 

@@ -1,4 +1,5 @@
 import type { IssueListItem } from '../../shared/schemas/issue.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { issueSelectList, toIssueListItem } from './issue-columns.ts'
 import { issueFilterSql } from './issue-filters.ts'
@@ -25,18 +26,19 @@ export async function searchIssues(scope: AppScope, search: IssueSearch): Promis
   const filter = issueFilterSql(scope, search.filters)
   const samples = { stack: search.includeStack, context: search.includeContext }
   const offset = (search.page - 1) * search.limit
-  const [page, count] = await db.batch(
-    [
-      {
+  const { page, count } = await namedBatch(
+    db,
+    {
+      page: {
         sql: `SELECT ${issueSelectList(scope, samples)} FROM ${t.groups} g LEFT JOIN ${t.modules} m ON m.id = g.module_id
           WHERE ${filter.where} ORDER BY ${ORDER[search.sort]} LIMIT ${search.limit} OFFSET ${offset}`,
         args: filter.args,
       },
-      { sql: `SELECT COUNT(*) AS total FROM ${t.groups} g WHERE ${filter.where}`, args: filter.args },
-    ],
+      count: { sql: `SELECT COUNT(*) AS total FROM ${t.groups} g WHERE ${filter.where}`, args: filter.args },
+    },
     { mode: 'read' },
   )
-  const total = Number(count!.rows[0]!.total)
+  const total = Number(count.rows[0]!.total)
   return {
     items: page!.rows.map((row) => toIssueListItem(row, { ...samples, skipVendor: search.skipVendor })),
     total,

@@ -1,4 +1,6 @@
 import type { FailedImport } from '../../shared/api.ts'
+import { readRow } from '../../drivers/read-row.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import { DriverError } from '../../drivers/driver-error.ts'
 import { DatabaseConfigError } from '../../drivers/index.ts'
 import type { Statement } from '../../drivers/driver.ts'
@@ -73,16 +75,7 @@ export function selectFailures(scope: AppScope): Statement {
 }
 
 export function toFailureRow(row: Record<string, unknown>): FailureRow {
-  return {
-    id: Number(row.id),
-    ref: String(row.ref),
-    source_file_id: row.source_file_id === null || row.source_file_id === undefined ? null : Number(row.source_file_id),
-    path: String(row.path),
-    etag: row.etag === null || row.etag === undefined ? null : String(row.etag),
-    attempts: Number(row.attempts),
-    error: String(row.error),
-    failed_at: row.failed_at === null || row.failed_at === undefined ? null : String(row.failed_at),
-  }
+  return readRow(row, { id: 'number', ref: 'string', source_file_id: 'number?', path: 'string', etag: 'string?', attempts: 'number', error: 'string', failed_at: 'string?' }, 'import failure')
 }
 
 /** Set aside: skipped by runs until retried (an object replaced under its key is a new object). */
@@ -104,21 +97,20 @@ export async function recordFailure(ctx: ImportContext, subject: FailureSubject,
   const now = toTimestamp(ctx.now())
   const previous = ctx.failures.get(subject.ref)
   const restart = previous !== undefined && previous.source_file_id === null && previous.etag !== subject.etag
-  const statements: Statement[] = [
-    ...(restart ? [clearFailureStatement(ctx.scope, subject.ref)] : []),
-    {
+  const { stored } = await namedBatch(db, {
+    restart: restart ? clearFailureStatement(ctx.scope, subject.ref) : null,
+    insert: {
       sql: db.dialect.insertIgnore(t.importFailures, ['ref', 'source_file_id', 'path', 'etag', 'attempts', 'error', 'updated_at'], 'VALUES (?, ?, ?, ?, 0, ?, ?)', ['ref']),
       args: [subject.ref, subject.sourceFileId, subject.path, subject.etag, message, now],
     },
-    {
+    count: {
       sql: `UPDATE ${t.importFailures} SET failed_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE NULL END, attempts = attempts + 1,
           error = ?, path = ?, etag = ?, updated_at = ? WHERE ref = ?`,
       args: [ctx.limits.maxFileAttempts, now, message, subject.path, subject.etag, now, subject.ref],
     },
-    { sql: `SELECT ${COLUMNS} FROM ${t.importFailures} WHERE ref = ?`, args: [subject.ref] },
-  ]
-  const results = await db.batch(statements)
-  const row = toFailureRow(results[results.length - 1]!.rows[0]!)
+    stored: { sql: `SELECT ${COLUMNS} FROM ${t.importFailures} WHERE ref = ?`, args: [subject.ref] },
+  })
+  const row = toFailureRow(stored.rows[0]!)
   ctx.failures.set(subject.ref, row)
   return row
 }

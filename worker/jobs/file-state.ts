@@ -1,4 +1,5 @@
 import type { SqlValue } from '../../drivers/driver.ts'
+import { readRow } from '../../drivers/read-row.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { notSetAside } from './failed-files.ts'
 
@@ -35,15 +36,14 @@ export function selectFileStates(scope: AppScope, where: string, args: readonly 
 }
 
 export function toFileState(row: Record<string, unknown>): FileState {
-  return {
-    ...(row as unknown as FileState),
-    id: Number(row.id),
-    size: Number(row.size),
-    parser_version: Number(row.parser_version),
-    module_id: row.module_id === null || row.module_id === undefined ? null : Number(row.module_id),
-    next_offset: Number(row.next_offset),
-    inside_event: Number(row.inside_event),
-  }
+  return readRow(
+    row,
+    {
+      id: 'number', path: 'string', size: 'number', modified_at: 'string?', parser_version: 'number', log_type: 'string', channel: 'string?', module_id: 'number?',
+      origin_path: 'string?', etag: 'string?', prefix_hash: 'string?', parser_id: 'string?', next_offset: 'number', inside_event: 'number',
+    },
+    'file state',
+  )
 }
 
 /** The condition on `s`/`f` of a file with bytes still to read that is not set aside (import-failures.ts). */

@@ -1,4 +1,5 @@
 import type { Statement } from '../../drivers/driver.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { OperationalError } from '../errors.ts'
 import { randomToken } from '../digest/persist/random-token.ts'
@@ -31,12 +32,12 @@ export async function acquireImportLock(scope: AppScope, now: Date): Promise<Imp
   const key = d.quote('key')
   const token = randomToken()
   const expired = toTimestamp(new Date(now.getTime() - LOCK_TTL_SECONDS * 1000))
-  const results = await db.batch([
-    { sql: `DELETE FROM ${t.settings} WHERE ${key} = ? AND updated_at < ?`, args: [LOCK_KEY, expired] },
-    { sql: d.insertIgnore(t.settings, [key, 'value', 'updated_at'], 'VALUES (?, ?, ?)', [key]), args: [LOCK_KEY, token, toTimestamp(now)] },
-    { sql: `SELECT value FROM ${t.settings} WHERE ${key} = ?`, args: [LOCK_KEY] },
-  ])
-  if (results[2]!.rows[0]?.value !== token) return null
+  const { holder } = await namedBatch(db, {
+    expire: { sql: `DELETE FROM ${t.settings} WHERE ${key} = ? AND updated_at < ?`, args: [LOCK_KEY, expired] },
+    take: { sql: d.insertIgnore(t.settings, [key, 'value', 'updated_at'], 'VALUES (?, ?, ?)', [key]), args: [LOCK_KEY, token, toTimestamp(now)] },
+    holder: { sql: `SELECT value FROM ${t.settings} WHERE ${key} = ?`, args: [LOCK_KEY] },
+  })
+  if (holder.rows[0]?.value !== token) return null
   const renewStatement = (at: Date): Statement => ({
     sql: `UPDATE ${t.settings} SET updated_at = ? WHERE ${key} = ? AND value = ?`,
     args: [toTimestamp(at), LOCK_KEY, token],

@@ -1,4 +1,5 @@
 import type { AppScope } from '../apps/app-scope.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import type { Deps } from '../deps.ts'
 import { occurrencePolicy, pruneOccurrences } from '../maintenance/occurrence-retention.ts'
 import { processedPolicy, pruneProcessed, type ProcessedPruneResult } from '../maintenance/processed-retention.ts'
@@ -30,8 +31,8 @@ export async function createImportContext(
   lock: ImportLock,
   job?: { readonly id: number; readonly bytesBefore: number },
 ): Promise<ImportContext> {
-  const [stored, failed] = await scope.db.batch([appSettings.read(scope, SEVERITIES_KEY), selectFailures(scope)], { mode: 'read' })
-  const severities = parseSeverities(settingValue(stored!.rows))
+  const { stored, failed } = await namedBatch(scope.db, { stored: appSettings.read(scope, SEVERITIES_KEY), failed: selectFailures(scope) }, { mode: 'read' })
+  const severities = parseSeverities(settingValue(stored.rows))
   let lastProgress = 0
   let lastRenew = Date.now()
   const progress = async (update: ProgressUpdate) => {
@@ -60,7 +61,7 @@ export async function createImportContext(
     result: emptyResult(severities),
     touched: new Set(),
     alreadyIngested: [],
-    failures: new Map(failed!.rows.map((row) => { const failure = toFailureRow(row); return [failure.ref, failure] })),
+    failures: new Map(failed.rows.map((row) => { const failure = toFailureRow(row); return [failure.ref, failure] })),
     progress,
   }
 }

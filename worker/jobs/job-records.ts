@@ -1,8 +1,10 @@
 import { parseJson } from '../../drivers/dialect/dialect.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
+import { readRow } from '../../drivers/read-row.ts'
 import type { Statement } from '../../drivers/driver.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { toTimestamp } from '../time.ts'
-import type { ImportJob, ImportJobKind, ImportJobStatus } from '../../shared/api.ts'
+import { IMPORT_JOB_KINDS, IMPORT_JOB_STATUSES, type ImportJob, type ImportJobKind, type ImportJobStatus } from '../../shared/api.ts'
 
 export type { ImportJob, ImportJobKind, ImportJobStatus }
 
@@ -24,17 +26,17 @@ const COLUMNS = 'id, kind, status, files_total, files_done, bytes_total, bytes_d
 export async function openJob(scope: AppScope, kind: ImportJobKind, work: { files: number; bytes: number }, now: string): Promise<{ job: ImportJob; created: boolean }> {
   const { t, db } = scope
   const source = db.dialect.jsonRecords({ kind: 'text', files: 'integer', bytes: 'integer', at: 'text' }, 'c')
-  const [inserted, active] = await db.batch([
-    {
+  const { inserted, active } = await namedBatch(db, {
+    inserted: {
       sql: `INSERT INTO ${t.importJobs} (kind, status, files_total, bytes_total, created_at, updated_at)
         SELECT c.kind, 'queued', c.files, c.bytes, c.at, c.at FROM ${source}
         WHERE NOT EXISTS (SELECT 1 FROM ${t.importJobs} a WHERE a.status IN ('queued', 'running'))${db.dialect.returningId}`,
       args: [JSON.stringify([{ kind, files: work.files, bytes: work.bytes, at: now }])],
     },
-    { sql: `SELECT ${COLUMNS} FROM ${t.importJobs} WHERE status IN ('queued', 'running') ORDER BY id DESC LIMIT 1` },
-  ])
-  const createdId = inserted!.lastInsertId
-  const newest = active!.rows[0] ? toJob(active!.rows[0]) : null
+    active: { sql: `SELECT ${COLUMNS} FROM ${t.importJobs} WHERE status IN ('queued', 'running') ORDER BY id DESC LIMIT 1` },
+  })
+  const createdId = inserted.lastInsertId
+  const newest = active.rows[0] ? toJob(active.rows[0]) : null
   if (createdId === undefined) {
     if (newest) return { job: newest, created: false }
     return openJob(scope, kind, work, now) // it finished between the two statements (READ COMMITTED): look again
@@ -88,15 +90,13 @@ export function updateJobStatement(scope: AppScope, id: number, update: JobUpdat
 }
 
 export function toJob(row: Record<string, unknown>): ImportJob {
-  const number = (key: string) => Number(row[key] ?? 0)
-  return {
-    ...(row as unknown as ImportJob),
-    id: number('id'),
-    files_total: number('files_total'),
-    files_done: number('files_done'),
-    bytes_total: number('bytes_total'),
-    bytes_done: number('bytes_done'),
-    events: number('events'),
-    result: parseJson(row.result, null),
-  }
+  const job = readRow(
+    row,
+    {
+      id: 'number', kind: IMPORT_JOB_KINDS, status: IMPORT_JOB_STATUSES, files_total: 'number', files_done: 'number', bytes_total: 'number', bytes_done: 'number',
+      events: 'number', current_file: 'string?', message: 'string?', result: 'string?', created_at: 'string', started_at: 'string?', updated_at: 'string', finished_at: 'string?',
+    },
+    'import job',
+  )
+  return { ...job, result: parseJson(job.result, null) }
 }

@@ -1,4 +1,6 @@
 import type { DeletionPreview, DeletionSource } from '../../shared/api.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
+import { readRow } from '../../drivers/read-row.ts'
 import type { SqlValue } from '../../drivers/driver.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError } from '../errors.ts'
@@ -26,25 +28,25 @@ export interface DeletionInput {
 export async function previewLogDeletion(scope: AppScope, input: DeletionInput): Promise<DeletionPreview> {
   const selection = deletionSelection(input)
   const { t, db } = scope
-  const results = await db.batch(
-    [
-      {
+  const { counted, source } = await namedBatch(
+    db,
+    {
+      counted: {
         sql: `SELECT COUNT(*) AS occurrences, COUNT(DISTINCT group_id) AS issue_groups, COUNT(DISTINCT source_file_id) AS sources FROM ${t.occurrences} WHERE ${selection.where}`,
         args: selection.args,
       },
-      ...(selection.sourceId === null
-        ? []
-        : [{ sql: `SELECT id, path, log_type, channel, size, imported_at FROM ${t.sourceFiles} WHERE id = ?`, args: [selection.sourceId] }]),
-    ],
+      source: selection.sourceId === null ? null : { sql: `SELECT id, path, log_type, channel, size, imported_at FROM ${t.sourceFiles} WHERE id = ?`, args: [selection.sourceId] },
+    },
     { mode: 'read' },
   )
-  const counts = results[0]!.rows[0] ?? {}
+  const counts = counted.rows[0] ?? {}
   let deletionScope: DeletionPreview['scope']
   if (selection.sourceId === null) deletionScope = { type: 'date', date: selection.date! }
   else {
-    const source = results[1]!.rows[0]
-    if (!source) throw new InvalidInputError(`Source ${selection.sourceId} does not exist.`)
-    deletionScope = { type: 'source', source_id: selection.sourceId, source: { ...(source as unknown as DeletionSource), id: Number(source.id), size: Number(source.size) } }
+    const row = source?.rows[0]
+    if (!row) throw new InvalidInputError(`Source ${selection.sourceId} does not exist.`)
+    const file = readRow(row, { id: 'number', path: 'string', log_type: 'string', channel: 'string?', size: 'number', imported_at: 'string?' }, 'source file')
+    deletionScope = { type: 'source', source_id: selection.sourceId, source: file }
   }
   return {
     scope: deletionScope,

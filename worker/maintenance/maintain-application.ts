@@ -1,4 +1,5 @@
 import type { AppScope } from '../apps/app-scope.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import type { Deps } from '../deps.ts'
 import { continueInBackground } from '../jobs/request-import.ts'
 import { reapStatement } from '../jobs/job-records.ts'
@@ -15,9 +16,9 @@ import { runPluginHook } from '../plugins/run-plugin-hook.ts'
  * per 900 s, under the import lock). Plugins' `maintain` hooks run in between (HTTP ingest digests what waits).
  */
 export async function maintainApplication(deps: Deps, scope: AppScope): Promise<void> {
-  const [, pendingResult] = await scope.db.batch([reapStatement(scope, deps.now()), pendingFilesStatement(scope)])
+  const { pendingFiles } = await namedBatch(scope.db, { reap: reapStatement(scope, deps.now()), pendingFiles: pendingFilesStatement(scope) })
   // Uploads accepted while another import ran are pending too (their import may have crashed before them).
-  const pending = withStaged(countRow(pendingResult!.rows[0]), deps.logs ? await stagedUploads(deps.logs, scope) : [])
+  const pending = withStaged(countRow(pendingFiles.rows[0]), deps.logs ? await stagedUploads(deps.logs, scope) : [])
   if (pending.files > 0 && deps.logs) {
     const job = await continueInBackground(deps, scope, 'resume', pending)
     if (!deps.jobs) await runImportJob(deps, { app: scope.app.id, job: job.id })

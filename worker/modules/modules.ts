@@ -1,4 +1,5 @@
 import { DriverError } from '../../drivers/driver-error.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import { MODULE_DEFAULT_COLOR } from '../../shared/constants.ts'
 import { slugify } from '../../shared/schemas/application.ts'
 import { MODULE_MESSAGES, type Module, type ModuleInput } from '../../shared/schemas/module.ts'
@@ -31,11 +32,11 @@ export async function createModule(scope: AppScope, input: ModuleInput, now: str
   const color = (input.color ?? MODULE_DEFAULT_COLOR).toLowerCase()
   const { t, db } = scope
   try {
-    const [, read] = await db.batch([
-      { sql: `INSERT INTO ${t.modules} (name, name_key, slug, color, created_at) VALUES (?, ?, ?, ?, ?)`, args: [name, nameKey(name), slug, color, now] },
-      { sql: selectModules(scope, 'm.slug = ?'), args: [slug] },
-    ])
-    return toModule(read!.rows[0]!)
+    const { created } = await namedBatch(db, {
+      insert: { sql: `INSERT INTO ${t.modules} (name, name_key, slug, color, created_at) VALUES (?, ?, ?, ?, ?)`, args: [name, nameKey(name), slug, color, now] },
+      created: { sql: selectModules(scope, 'm.slug = ?'), args: [slug] },
+    })
+    return toModule(created.rows[0]!)
   } catch (error) {
     if (error instanceof DriverError && error.code === 'constraint') throw new InvalidInputError(MODULE_MESSAGES.duplicate)
     throw error

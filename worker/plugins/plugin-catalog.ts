@@ -1,4 +1,5 @@
 import type { AppScope } from '../apps/app-scope.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import { InvalidInputError } from '../errors.ts'
 import type { Plugin } from './plugin.ts'
 import { PLUGIN_MESSAGES, type PluginToggle, type PluginView } from '../../shared/schemas/plugin.ts'
@@ -19,8 +20,8 @@ export async function setPluginEnabled(scope: AppScope, plugins: readonly Plugin
   const plugin = plugins.find((candidate) => candidate.id === toggle.id)
   if (!plugin) throw new InvalidInputError(PLUGIN_MESSAGES.unknown(toggle.id))
   if (toggle.enabled && plugin.status !== 'active') throw new InvalidInputError(PLUGIN_MESSAGES.planned(plugin.name))
-  const [, read] = await scope.db.batch([pluginSettingWrites.enabled(scope, plugin.id, toggle.enabled, now), readPluginSettings(scope, plugins)])
-  return { data: present(plugins, decodePluginSettings(plugins, read!.rows)) }
+  const { settings } = await namedBatch(scope.db, { toggle: pluginSettingWrites.enabled(scope, plugin.id, toggle.enabled, now), settings: readPluginSettings(scope, plugins) })
+  return { data: present(plugins, decodePluginSettings(plugins, settings.rows)) }
 }
 
 /** The plugins' stored switches and failures for one application (one statement). */

@@ -1,4 +1,5 @@
 import type { Statement } from '../../drivers/driver.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import { TAG_MESSAGES } from '../../shared/schemas/tag.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { NotFoundError } from '../errors.ts'
@@ -25,14 +26,14 @@ export async function changeIssueTag(scope: AppScope, change: IssueTagChange, no
           args: [now, change.groupId, change.tagId],
         }
       : { sql: `DELETE FROM ${t.groupTags} WHERE group_id = ? AND tag_id = ?`, args: [change.groupId, change.tagId] }
-  const [, existence] = await db.batch([
+  const { existence } = await namedBatch(db, {
     write,
-    {
+    existence: {
       sql: `SELECT (SELECT COUNT(*) FROM ${t.groups} WHERE id = ?) AS issue_exists, (SELECT COUNT(*) FROM ${t.tags} WHERE id = ?) AS tag_exists`,
       args: [change.groupId, change.tagId],
     },
-  ])
-  const row = existence!.rows[0]!
+  })
+  const row = existence.rows[0]!
   if (Number(row.issue_exists) === 0) throw new NotFoundError(ISSUE_NOT_FOUND)
   if (Number(row.tag_exists) === 0) throw new NotFoundError(TAG_MESSAGES.notFound)
   return change

@@ -1,4 +1,5 @@
 import { DriverError } from '../../drivers/driver-error.ts'
+import { namedBatch } from '../../drivers/named-batch.ts'
 import type { Statement } from '../../drivers/driver.ts'
 import { TAG_DEFAULTS } from '../../shared/constants.ts'
 import { TAG_MESSAGES, type Tag, type TagInput } from '../../shared/schemas/tag.ts'
@@ -20,12 +21,23 @@ export async function listTags(scope: AppScope): Promise<Tag[]> {
  * duplicate-name error (and nothing was written).
  */
 export async function createTag(scope: AppScope, input: TagInput, actor: Actor, now: string): Promise<Tag> {
-  const results = await writeTag(scope, createTagStatements(scope, input, actor, now))
-  return toTag(results[results.length - 1]!.rows[0]!)
+  const { tag } = await writeTag(scope, createTagStatements(scope, input, actor, now))
+  return toTag(tag.rows[0]!)
 }
 
-/** The batch of `createTag`; its last statement reads the tag back. */
-export function createTagStatements(scope: AppScope, input: TagInput, actor: Actor, now: string): Statement[] {
+/** A tag write: its statements, then the read of the tag as it stands after them — one batch. */
+export interface TagWrite {
+  readonly writes: Statement[]
+  readonly tag: Statement
+}
+
+/** All statements of a tag write in batch order (for running it as one transaction elsewhere). */
+export function tagWriteStatements(write: TagWrite): Statement[] {
+  return [...write.writes, write.tag]
+}
+
+/** The batch of `createTag`. */
+export function createTagStatements(scope: AppScope, input: TagInput, actor: Actor, now: string): TagWrite {
   const tag = normalize(input)
   const { t } = scope
   const statements: Statement[] = [
@@ -42,8 +54,7 @@ export function createTagStatements(scope: AppScope, input: TagInput, actor: Act
     })
     statements.push(...applyTagRules(scope, { where: `r.tag_id = (SELECT id FROM ${t.tags} WHERE name_key = ?)`, args: [tag.key] }, now))
   }
-  statements.push({ sql: selectTags(scope, 't.name_key = ?'), args: [tag.key] })
-  return statements
+  return { writes: statements, tag: { sql: selectTags(scope, 't.name_key = ?'), args: [tag.key] } }
 }
 
 /**
@@ -52,8 +63,7 @@ export function createTagStatements(scope: AppScope, input: TagInput, actor: Act
  * (seed §4.2 rule 4). One atomic batch; an unknown id changes nothing and is a 404.
  */
 export async function updateTag(scope: AppScope, id: number, input: TagInput, actor: Actor, now: string): Promise<Tag> {
-  const results = await writeTag(scope, updateTagStatements(scope, id, input, actor, now))
-  const row = results[results.length - 1]!.rows[0]
+  const row = (await writeTag(scope, updateTagStatements(scope, id, input, actor, now))).tag.rows[0]
   if (!row) throw new NotFoundError(TAG_MESSAGES.notFound)
   return toTag(row)
 }
@@ -63,7 +73,7 @@ export async function updateTag(scope: AppScope, id: number, input: TagInput, ac
  * rule-made assignments: on MySQL that delete waits for a rule pass still holding the rule row, so the
  * assignments it made are committed, and deleted, by the time the next statement runs.
  */
-export function updateTagStatements(scope: AppScope, id: number, input: TagInput, actor: Actor, now: string): Statement[] {
+export function updateTagStatements(scope: AppScope, id: number, input: TagInput, actor: Actor, now: string): TagWrite {
   const tag = normalize(input)
   const { t } = scope
   const statements: Statement[] = [
@@ -82,20 +92,19 @@ export function updateTagStatements(scope: AppScope, id: number, input: TagInput
     })
     statements.push(...applyTagRules(scope, RULE_TARGETS.tag(id), now))
   }
-  statements.push({ sql: selectTags(scope, 't.id = ?'), args: [id] })
-  return statements
+  return { writes: statements, tag: { sql: selectTags(scope, 't.id = ?'), args: [id] } }
 }
 
 /** `DELETE ?api=tags`: the tag, its rule and all its assignments (seed §4.2 rule 5) — one atomic batch. */
 export async function deleteTag(scope: AppScope, id: number): Promise<{ id: number; deleted: true }> {
   const { t } = scope
-  const results = await scope.db.batch([
-    ...lockTagRules(scope),
-    { sql: `DELETE FROM ${t.tagRules} WHERE tag_id = ?`, args: [id] },
-    { sql: `DELETE FROM ${t.groupTags} WHERE tag_id = ?`, args: [id] },
-    { sql: `DELETE FROM ${t.tags} WHERE id = ?`, args: [id] },
-  ])
-  if (results[results.length - 1]!.rowsAffected === 0) throw new NotFoundError(TAG_MESSAGES.notFound)
+  const { tag } = await namedBatch(scope.db, {
+    lock: lockTagRules(scope),
+    rules: { sql: `DELETE FROM ${t.tagRules} WHERE tag_id = ?`, args: [id] },
+    assignments: { sql: `DELETE FROM ${t.groupTags} WHERE tag_id = ?`, args: [id] },
+    tag: { sql: `DELETE FROM ${t.tags} WHERE id = ?`, args: [id] },
+  })
+  if (tag.rowsAffected === 0) throw new NotFoundError(TAG_MESSAGES.notFound)
   return { id, deleted: true }
 }
 
@@ -110,9 +119,9 @@ function normalize(input: TagInput) {
   }
 }
 
-async function writeTag(scope: AppScope, statements: Statement[]) {
+async function writeTag(scope: AppScope, write: TagWrite) {
   try {
-    return await scope.db.batch(statements)
+    return await namedBatch(scope.db, { writes: write.writes, tag: write.tag })
   } catch (error) {
     if (error instanceof DriverError && error.code === 'constraint') throw new InvalidInputError(TAG_MESSAGES.duplicate)
     throw error

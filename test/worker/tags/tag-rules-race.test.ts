@@ -11,7 +11,7 @@ import { LOCAL_ACTOR } from '../../../worker/actor.ts'
 import type { AppScope } from '../../../worker/apps/app-scope.ts'
 import { tablesFor } from '../../../worker/apps/tables.ts'
 import { rulePassStatements } from '../../../worker/digest/persist/persist-statements.ts'
-import { createTag, updateTagStatements } from '../../../worker/tags/tags.ts'
+import { createTag, tagWriteStatements, updateTagStatements } from '../../../worker/tags/tags.ts'
 import { openDriver, TARGETS, type OpenedDriver } from '../../drivers/driver-targets.ts'
 
 /**
@@ -214,7 +214,7 @@ describe.each(ENGINES)('tag rule changes racing an import on %s', (target) => {
   ])('%s: rule-made assignments equal what the new rule produces', async (_title, order) => {
     const { scope, tagId } = await prepare(order === 'update-first' ? 'u' : 'i')
     expect((await assignments(scope)).made).toEqual(['seed-old'])
-    const update = updateTagStatements(scope, tagId, { name: 'Race', match_word: 'newword' }, LOCAL_ACTOR, NOW)
+    const update = tagWriteStatements(updateTagStatements(scope, tagId, { name: 'Race', match_word: 'newword' }, LOCAL_ACTOR, NOW))
     const sessions: [Session, Session] = [await session(), await session()]
     let secondWaited: boolean | undefined
     try {

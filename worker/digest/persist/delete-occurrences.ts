@@ -1,4 +1,5 @@
 import type { SqlValue, Statement } from '../../../drivers/driver.ts'
+import { namedBatch } from '../../../drivers/named-batch.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { unfoldDailyCountsStatement } from './daily-counts.ts'
 import { randomToken } from './random-token.ts'
@@ -29,61 +30,62 @@ export interface DeletedOccurrences {
  * checkpoint reset) join the same batch.
  */
 export async function deleteOccurrences(scope: AppScope, selection: OccurrenceSelection, extra: readonly Statement[] = []): Promise<DeletedOccurrences> {
-  const statements = deleteOccurrencesStatements(scope, selection, randomToken())
-  const results = await scope.db.batch([...statements, ...extra])
-  return { occurrences: results[DELETED_INDEX]!.rowsAffected, emptyIssueGroups: results[EMPTY_GROUPS_INDEX]!.rowsAffected }
+  const { deleted, emptied } = await namedBatch(scope.db, { ...deleteOccurrencesSteps(scope, selection, randomToken()), extra })
+  return { occurrences: deleted.rowsAffected, emptyIssueGroups: emptied.rowsAffected }
 }
 
-const DELETED_INDEX = 3
-const EMPTY_GROUPS_INDEX = 9
-
-export function deleteOccurrencesStatements(scope: AppScope, selection: OccurrenceSelection, token: string): Statement[] {
+/** The statements of one deletion, named (`deleted` counts the occurrences, `emptied` the issues removed). */
+function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection, token: string) {
   const { t, db } = scope
   const d = db.dialect
   const G = t.groups
   const { where, args } = selection
   const affected = (kind: 'g' | 'f') => `(SELECT a.ref_id FROM ${t.affectedRefs} a WHERE a.token = ? AND a.kind = '${kind}')`
-  return [
-    {
-      sql: `INSERT INTO ${t.affectedRefs} (token, kind, ref_id) SELECT DISTINCT ${d.castText('?')}, 'g', group_id FROM ${t.occurrences} WHERE ${where}`,
-      args: [token, ...args],
-    },
-    {
-      sql: `INSERT INTO ${t.affectedRefs} (token, kind, ref_id) SELECT DISTINCT ${d.castText('?')}, 'f', source_file_id FROM ${t.occurrences} WHERE ${where}`,
-      args: [token, ...args],
-    },
-    unfoldDailyCountsStatement(scope, selection),
-    { sql: `DELETE FROM ${t.occurrences} WHERE ${where}`, args },
-    { sql: `DELETE FROM ${t.groupDays} WHERE group_id IN ${affected('g')}`, args: [token] },
-    {
-      sql: `INSERT INTO ${t.groupDays} (group_id, day, count)
-        SELECT o.group_id, o.occurred_day, COUNT(*) FROM ${t.occurrences} o WHERE o.group_id IN ${affected('g')} GROUP BY o.group_id, o.occurred_day`,
-      args: [token],
-    },
-    { sql: `DELETE FROM ${t.groupSources} WHERE group_id IN ${affected('g')}`, args: [token] },
-    {
-      sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id)
-        SELECT DISTINCT o.group_id, o.source_file_id FROM ${t.occurrences} o WHERE o.group_id IN ${affected('g')}`,
-      args: [token],
-    },
-    {
-      sql: `UPDATE ${G} SET
-          count = COALESCE((SELECT SUM(gd.count) FROM ${t.groupDays} gd WHERE gd.group_id = ${G}.id), 0),
-          first_seen = COALESCE((SELECT MIN(o.occurred_at) FROM ${t.occurrences} o WHERE o.group_id = ${G}.id), first_seen),
-          last_seen = COALESCE((SELECT MAX(o.occurred_at) FROM ${t.occurrences} o WHERE o.group_id = ${G}.id), last_seen)
-        WHERE origin = 'ingested' AND id IN ${affected('g')}`,
-      args: [token],
-    },
-    {
+  return {
+    remember: [
+      {
+        sql: `INSERT INTO ${t.affectedRefs} (token, kind, ref_id) SELECT DISTINCT ${d.castText('?')}, 'g', group_id FROM ${t.occurrences} WHERE ${where}`,
+        args: [token, ...args],
+      },
+      {
+        sql: `INSERT INTO ${t.affectedRefs} (token, kind, ref_id) SELECT DISTINCT ${d.castText('?')}, 'f', source_file_id FROM ${t.occurrences} WHERE ${where}`,
+        args: [token, ...args],
+      },
+    ],
+    unfold: unfoldDailyCountsStatement(scope, selection),
+    deleted: { sql: `DELETE FROM ${t.occurrences} WHERE ${where}`, args } satisfies Statement,
+    rollups: [
+      { sql: `DELETE FROM ${t.groupDays} WHERE group_id IN ${affected('g')}`, args: [token] },
+      {
+        sql: `INSERT INTO ${t.groupDays} (group_id, day, count)
+          SELECT o.group_id, o.occurred_day, COUNT(*) FROM ${t.occurrences} o WHERE o.group_id IN ${affected('g')} GROUP BY o.group_id, o.occurred_day`,
+        args: [token],
+      },
+      { sql: `DELETE FROM ${t.groupSources} WHERE group_id IN ${affected('g')}`, args: [token] },
+      {
+        sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id)
+          SELECT DISTINCT o.group_id, o.source_file_id FROM ${t.occurrences} o WHERE o.group_id IN ${affected('g')}`,
+        args: [token],
+      },
+      {
+        sql: `UPDATE ${G} SET
+            count = COALESCE((SELECT SUM(gd.count) FROM ${t.groupDays} gd WHERE gd.group_id = ${G}.id), 0),
+            first_seen = COALESCE((SELECT MIN(o.occurred_at) FROM ${t.occurrences} o WHERE o.group_id = ${G}.id), first_seen),
+            last_seen = COALESCE((SELECT MAX(o.occurred_at) FROM ${t.occurrences} o WHERE o.group_id = ${G}.id), last_seen)
+          WHERE origin = 'ingested' AND id IN ${affected('g')}`,
+        args: [token],
+      },
+    ],
+    emptied: {
       sql: `DELETE FROM ${G} WHERE origin = 'ingested' AND id IN ${affected('g')}
         AND NOT EXISTS (SELECT 1 FROM ${t.occurrences} o WHERE o.group_id = ${G}.id)`,
       args: [token],
-    },
-    {
+    } satisfies Statement,
+    fileCounts: {
       sql: `UPDATE ${t.fileImports} SET occurrence_count = (SELECT COUNT(*) FROM ${t.occurrences} o WHERE o.source_file_id = ${t.fileImports}.source_file_id)
         WHERE source_file_id IN ${affected('f')}`,
       args: [token],
-    },
-    { sql: `DELETE FROM ${t.affectedRefs} WHERE token = ?`, args: [token] },
-  ]
+    } satisfies Statement,
+    forget: { sql: `DELETE FROM ${t.affectedRefs} WHERE token = ?`, args: [token] } satisfies Statement,
+  }
 }

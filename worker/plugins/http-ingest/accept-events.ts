@@ -1,4 +1,5 @@
 import { INGEST_MESSAGES, type IngestResult } from '../../../shared/schemas/ingest.ts'
+import { namedBatch } from '../../../drivers/named-batch.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { NotFoundError, RateLimitedError, UnauthorizedError } from '../../errors.ts'
 import { PLUGIN_MESSAGES } from '../../../shared/schemas/plugin.ts'
@@ -48,22 +49,23 @@ export async function acceptEvents(request: AcceptRequest): Promise<IngestResult
   const window = rateWindow(now, settings.rate_window_seconds)
   const caps: RateCap[] = [{ scope: 'app', max: settings.rate_max_events }]
   if (settings.rate_max_events_per_ip > 0 && request.clientIp) caps.push({ scope: `ip:${request.clientIp.slice(0, 57)}`, max: settings.rate_max_events_per_ip })
-  const [switches, stored, counters] = await scope.db.batch(
-    [readPluginSettings(scope, [request.plugin]), appSettings.read(scope, INGEST_KEY_SETTING), readRateCounters(scope, caps, window)],
+  const { switches, stored, counters } = await namedBatch(
+    scope.db,
+    { switches: readPluginSettings(scope, [request.plugin]), stored: appSettings.read(scope, INGEST_KEY_SETTING), counters: readRateCounters(scope, caps, window) },
     { mode: 'read' },
   )
-  if (!isPluginEnabled(request.plugin, decodePluginSettings([request.plugin], switches!.rows))) throw new NotFoundError(PLUGIN_MESSAGES.disabled)
-  const sealed = settingValue(stored!.rows)
+  if (!isPluginEnabled(request.plugin, decodePluginSettings([request.plugin], switches.rows))) throw new NotFoundError(PLUGIN_MESSAGES.disabled)
+  const sealed = settingValue(stored.rows)
   const key = sealed === null ? null : await openIngestKey(scope, request.secrets, sealed)
   if (key === null || request.presentedKey === null || !(await secretsEqual(request.presentedKey, key))) throw new UnauthorizedError(INGEST_MESSAGES.keyRequired)
 
   const events = request.readEvents()
   // A Sentry envelope of sessions or client reports only: authenticated, nothing to count or store.
   if (events.length === 0) return { accepted: 0, received: 0, dropped: 0 }
-  const accepted = Math.min(events.length, rateAllowance(counters!.rows, caps, window))
+  const accepted = Math.min(events.length, rateAllowance(counters.rows, caps, window))
   if (accepted === 0) {
     throw request.rateLimited?.(window.retryAfter) ?? new RateLimitedError(INGEST_MESSAGES.rateLimited, window.retryAfter, { body: { rate_limited: true, retry_after: window.retryAfter } })
   }
-  await scope.db.batch([...stageStatements(scope, events.slice(0, accepted), request.via, toTimestamp(now)), ...countRateEvents(scope, caps, window, accepted)])
+  await namedBatch(scope.db, { stage: stageStatements(scope, events.slice(0, accepted), request.via, toTimestamp(now)), count: countRateEvents(scope, caps, window, accepted) })
   return { accepted, received: events.length, dropped: events.length - accepted }
 }

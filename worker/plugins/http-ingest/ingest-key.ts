@@ -1,4 +1,5 @@
 import type { AppScope } from '../../apps/app-scope.ts'
+import { namedBatch } from '../../../drivers/named-batch.ts'
 import type { SecretBox } from '../../security/secret-box.ts'
 import { secretsEqual } from '../../security/secrets-equal.ts'
 import { appSettings, settingValue } from '../../settings/app-settings.ts'
@@ -25,11 +26,11 @@ export async function readOrMintIngestKey(scope: AppScope, secrets: SecretBox, n
   const sealed = await secrets.seal(mintIngestKey(), context(scope))
   const d = scope.db.dialect
   const key = d.quote('key')
-  const [, read] = await scope.db.batch([
-    { sql: d.insertIgnore(scope.t.settings, [key, 'value', 'updated_at'], 'VALUES (?, ?, ?)', [key]), args: [INGEST_KEY_SETTING, sealed, now] },
-    appSettings.read(scope, INGEST_KEY_SETTING),
-  ])
-  return secrets.open(settingValue(read!.rows) ?? sealed, context(scope))
+  const { kept } = await namedBatch(scope.db, {
+    mint: { sql: d.insertIgnore(scope.t.settings, [key, 'value', 'updated_at'], 'VALUES (?, ?, ?)', [key]), args: [INGEST_KEY_SETTING, sealed, now] },
+    kept: appSettings.read(scope, INGEST_KEY_SETTING),
+  })
+  return secrets.open(settingValue(kept.rows) ?? sealed, context(scope))
 }
 
 /** A new key replaces the old one at once (requests with the old key are refused from now on). */

@@ -1,4 +1,5 @@
 import type { AppScope } from '../../apps/app-scope.ts'
+import { namedBatch } from '../../../drivers/named-batch.ts'
 import type { LogEvent } from '../../digest/log-event.ts'
 import { toEventRecord, type EventRecord } from '../../digest/persist/event-record.ts'
 import { moduleForFolder } from '../../intake/module-for-folder.ts'
@@ -72,8 +73,8 @@ async function sourceFileIds(scope: AppScope, placed: readonly { moduleId: numbe
   const d = db.dialect
   const unique = new Map(placed.map((p) => [p.path, { path: p.path, log_type: p.staged.via, channel: p.staged.event.channel, module_id: p.moduleId }]))
   const rows = JSON.stringify([...unique.values()])
-  const [, found] = await db.batch([
-    {
+  const { found } = await namedBatch(db, {
+    create: {
       sql: d.insertIgnore(
         t.sourceFiles,
         ['path', 'size', 'last_offset', 'imported_at', 'created_at', 'parser_version', 'log_type', 'channel', 'module_id'],
@@ -84,7 +85,7 @@ async function sourceFileIds(scope: AppScope, placed: readonly { moduleId: numbe
       ),
       args: [now, now, rows],
     },
-    { sql: `SELECT s.id, s.path FROM ${t.sourceFiles} s WHERE s.path IN (SELECT j.path FROM ${d.jsonRecords({ path: 'text' }, 'j')})`, args: [rows] },
-  ])
-  return new Map(found!.rows.map((row) => [String(row.path), Number(row.id)]))
+    found: { sql: `SELECT s.id, s.path FROM ${t.sourceFiles} s WHERE s.path IN (SELECT j.path FROM ${d.jsonRecords({ path: 'text' }, 'j')})`, args: [rows] },
+  })
+  return new Map(found.rows.map((row) => [String(row.path), Number(row.id)]))
 }
