@@ -1,3 +1,18 @@
+import { Fragment, join, raw, sql } from '../sql.ts'
+
+/** SQL text, or a fragment carrying the arguments of its placeholders. */
+export type SqlText = string | Fragment
+
+/** A part of a builder's input as a fragment (plain text has no arguments). */
+export function asFragment(part: SqlText): Fragment {
+  return typeof part === 'string' ? new Fragment(part) : part
+}
+
+/** `column = expression, …` of an UPDATE's SET list, `prefix` before each column (MySQL's `alias.`). */
+export function setList(assignments: Readonly<Record<string, SqlText>>, prefix = ''): Fragment {
+  return join(Object.entries(assignments).map(([column, expression]) => sql`${raw(`${prefix}${column}`)} = ${asFragment(expression)}`), ', ')
+}
+
 /**
  * Every SQL text difference between the three engines lives behind this interface (design.md §2,
  * reference-behaviour.md §1.5). Query code composes SQL through it and never asks which engine it has.
@@ -45,8 +60,11 @@ export interface Dialect {
    * (a subquery or `jsonRecords`), `on` the join condition. Only rows with a match are updated. Assignment
    * expressions may read the old row through `alias`; list them so that reading left to right is correct
    * (MySQL applies SET assignments in order, the others all at once). `from` must not read `table`.
+   * Each part may be a fragment with arguments (drivers/sql.ts): the engines place SET before (SQLite,
+   * PostgreSQL) or after (MySQL) the joined row source, and the result carries the arguments in the order
+   * its own text needs.
    */
-  updateFrom(table: string, alias: string, assignments: Readonly<Record<string, string>>, from: string, on: string): string
+  updateFrom(table: string, alias: string, assignments: Readonly<Record<string, SqlText>>, from: SqlText, on: SqlText): Fragment
 
   /** Null-safe inequality of two expressions (`IS NOT`, `IS DISTINCT FROM`, `NOT (a <=> b)`). */
   isDistinct(a: string, b: string): string

@@ -1,4 +1,5 @@
-import { jsonPairs as pairs, type Dialect } from './dialect.ts'
+import { asFragment, jsonPairs as pairs, setList, type Dialect } from './dialect.ts'
+import { raw, sql } from '../sql.ts'
 
 const quote = (identifier: string) => `\`${identifier.replaceAll('`', '``')}\``
 const binLower = (expression: string) => `CONVERT(LOWER(${expression}) USING utf8mb4) COLLATE utf8mb4_bin`
@@ -37,7 +38,7 @@ export const mysqlDialect: Dialect = {
   // VALUES() in ON DUPLICATE KEY UPDATE is deprecated in MySQL 8.0.20 but still the only spelling that
   // both MySQL 8 and MariaDB accept with an INSERT … SELECT source.
   updateFrom: (table, alias, assignments, from, on) =>
-    `UPDATE ${table} AS ${alias} JOIN ${from} ON ${on} SET ${Object.entries(assignments).map(([column, expression]) => `${alias}.${column} = ${expression}`).join(', ')}`,
+    sql`UPDATE ${raw(table)} AS ${raw(alias)} JOIN ${asFragment(from)} ON ${asFragment(on)} SET ${setList(assignments, `${alias}.`)}`,
   isDistinct: (a, b) => `NOT (${a} <=> ${b})`,
   incoming: (column) => `VALUES(${column})`,
   least: (a, b) => `LEAST(${a}, ${b})`,

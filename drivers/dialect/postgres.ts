@@ -1,4 +1,5 @@
-import { jsonPairs as pairs, type Dialect } from './dialect.ts'
+import { asFragment, jsonPairs as pairs, setList, type Dialect } from './dialect.ts'
+import { raw, sql } from '../sql.ts'
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`
 
@@ -21,7 +22,7 @@ export const postgresDialect: Dialect = {
       .join(', ') +
     (onlyIf ? ` WHERE ${onlyIf}` : ''),
   updateFrom: (table, alias, assignments, from, on) =>
-    `UPDATE ${table} AS ${alias} SET ${Object.entries(assignments).map(([column, expression]) => `${column} = ${expression}`).join(', ')} FROM ${from} WHERE ${on}`,
+    sql`UPDATE ${raw(table)} AS ${raw(alias)} SET ${setList(assignments)} FROM ${asFragment(from)} WHERE ${asFragment(on)}`,
   isDistinct: (a, b) => `${a} IS DISTINCT FROM ${b}`,
   incoming: (column) => `EXCLUDED.${column}`,
   least: (a, b) => `LEAST(${a}, ${b})`,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Fragment, sql } from '../../drivers/sql.ts'
 import type { Driver } from '../../drivers/index.ts'
 import { DriverError } from '../../drivers/driver-error.ts'
 import { parseJson } from '../../drivers/dialect/dialect.ts'
@@ -225,16 +226,23 @@ describe.each(TARGETS)('driver %s', (target) => {
     it('updates only the rows joined to a row source, reading the old row left to right', async () => {
       const d = db.dialect
       await db.execute({ sql: `INSERT INTO ${T()} (name, n, note) VALUES ('upd-1', 1, 'fixed'), ('upd-2', 2, 'open'), ('upd-3', 3, 'fixed')` })
-      const source = `(SELECT j.name, j.plus FROM ${d.jsonRecords({ name: 'text', plus: 'integer' }, 'j')}) s`
-      const sql = d.updateFrom(
+      const rowsJson = JSON.stringify([{ name: 'upd-1', plus: 10 }, { name: 'upd-2', plus: 20 }, { name: 'upd-none', plus: 1 }])
+      const source = new Fragment(`(SELECT j.name, j.plus FROM ${d.jsonRecords({ name: 'text', plus: 'integer' }, 'j')}) s`, [rowsJson])
+      // Arguments in SET, in the row source and in the join condition: each engine orders them as its text
+      // places the parts (SET first on SQLite/PostgreSQL, last on MySQL).
+      const statement = d.updateFrom(
         T(),
         'G',
         // `seen` reads the old `note`, so it is listed before `note` changes (MySQL assigns left to right).
-        { seen: `CASE WHEN G.note = 'fixed' THEN 'was fixed' ELSE G.seen END`, note: `CASE WHEN G.note = 'fixed' THEN 'reoccurred' ELSE G.note END`, n: 'G.n + s.plus' },
+        {
+          seen: sql`CASE WHEN G.note = ${'fixed'} THEN ${'was fixed'} ELSE G.seen END`,
+          note: `CASE WHEN G.note = 'fixed' THEN 'reoccurred' ELSE G.note END`,
+          n: sql`G.n + s.plus * ${1}`,
+        },
         source,
-        'G.name = s.name',
+        sql`G.name = s.name AND G.n < ${1000}`,
       )
-      const result = await db.execute({ sql, args: [JSON.stringify([{ name: 'upd-1', plus: 10 }, { name: 'upd-2', plus: 20 }, { name: 'upd-none', plus: 1 }])] })
+      const result = await db.execute(statement)
       expect(result.rowsAffected).toBe(2)
       const { rows } = await db.execute({ sql: `SELECT name, n, note, seen FROM ${T()} WHERE name LIKE 'upd-%' ORDER BY name` })
       expect(rows).toEqual([

@@ -1,4 +1,5 @@
 import type { IssueListItem } from '../../shared/schemas/issue.ts'
+import { raw, sql } from '../../drivers/sql.ts'
 import { namedBatch } from '../../drivers/named-batch.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { issueSelectList, toIssueListItem } from './issue-columns.ts'
@@ -29,12 +30,9 @@ export async function searchIssues(scope: AppScope, search: IssueSearch): Promis
   const { page, count } = await namedBatch(
     db,
     {
-      page: {
-        sql: `SELECT ${issueSelectList(scope, samples)} FROM ${t.groups} g LEFT JOIN ${t.modules} m ON m.id = g.module_id
-          WHERE ${filter.where} ORDER BY ${ORDER[search.sort]} LIMIT ${search.limit} OFFSET ${offset}`,
-        args: filter.args,
-      },
-      count: { sql: `SELECT COUNT(*) AS total FROM ${t.groups} g WHERE ${filter.where}`, args: filter.args },
+      page: sql`SELECT ${raw(issueSelectList(scope, samples))} FROM ${raw(t.groups)} g LEFT JOIN ${raw(t.modules)} m ON m.id = g.module_id
+          WHERE ${filter} ORDER BY ${raw(ORDER[search.sort])} LIMIT ${raw(String(search.limit))} OFFSET ${raw(String(offset))}`,
+      count: sql`SELECT COUNT(*) AS total FROM ${raw(t.groups)} g WHERE ${filter}`,
     },
     { mode: 'read' },
   )

@@ -1,24 +1,24 @@
-import type { SqlValue, Statement } from '../../drivers/driver.ts'
+import type { Statement } from '../../drivers/driver.ts'
+import { raw, sql, type Fragment } from '../../drivers/sql.ts'
 import { advisoryLockKey } from '../../drivers/migrate.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 
 /**
- * Which issues and rules a rule pass covers, as a condition over `g` (issues) and `r` (rules) plus its
- * arguments. Rules only ever add assignments (reference §3.2), so a pass over the issues an import just
- * touched is equivalent to re-applying every rule to every issue.
+ * Which issues and rules a rule pass covers: a condition over `g` (issues) and `r` (rules), with its
+ * arguments (drivers/sql.ts). Rules only ever add assignments (reference §3.2), so a pass over the issues an
+ * import just touched is equivalent to re-applying every rule to every issue.
  */
-export interface RuleTarget {
-  readonly where: string
-  readonly args: readonly SqlValue[]
-}
+export type RuleTarget = Fragment
 
 export const RULE_TARGETS = {
   /** Every rule over every issue. */
-  all: (): RuleTarget => ({ where: '1 = 1', args: [] }),
-  /** One tag's rule over every issue (tag create and update). */
-  tag: (tagId: number): RuleTarget => ({ where: 'r.tag_id = ?', args: [tagId] }),
+  all: (): RuleTarget => sql`1 = 1`,
+  /** One tag's rule over every issue (tag update). */
+  tag: (tagId: number): RuleTarget => sql`r.tag_id = ${tagId}`,
+  /** One tag's rule, the tag found by its name key (tag create: its id is not known yet). */
+  tagNamed: (scope: AppScope, key: string): RuleTarget => sql`r.tag_id = (SELECT id FROM ${raw(scope.t.tags)} WHERE name_key = ${key})`,
   /** Every rule over one issue, found by fingerprint (a manual issue being created). */
-  fingerprint: (fingerprint: string): RuleTarget => ({ where: 'g.fingerprint = ?', args: [fingerprint] }),
+  fingerprint: (fingerprint: string): RuleTarget => sql`g.fingerprint = ${fingerprint}`,
 }
 
 /**
@@ -42,14 +42,11 @@ export function applyTagRules(scope: AppScope, target: RuleTarget, now: string):
   const { t, db } = scope
   const d = db.dialect
   const matches = ['g.title', 'g.sample_message', 'g.exception_class'].map((column) => d.containsCi(column, 'r.match_word'))
-  const source = `SELECT g.id, r.tag_id, 'rule', ? FROM ${t.groups} g JOIN ${t.tagRules} r ON r.enabled = 1
-    WHERE (${target.where}) AND (${matches.join(' OR ')})`
+  const source = sql`SELECT g.id, r.tag_id, 'rule', ${now} FROM ${raw(t.groups)} g JOIN ${raw(t.tagRules)} r ON r.enabled = 1
+    WHERE (${target}) AND (${raw(matches.join(' OR '))})`
   return [
     ...rulesLock(scope, 'shared'),
-    {
-      sql: d.insertIgnore(t.groupTags, ['group_id', 'tag_id', 'source', 'created_at'], source, ['group_id', 'tag_id']),
-      args: [now, ...target.args],
-    },
+    { sql: d.insertIgnore(t.groupTags, ['group_id', 'tag_id', 'source', 'created_at'], source.sql, ['group_id', 'tag_id']), args: source.args },
   ]
 }
 

@@ -52,7 +52,7 @@ export function createTagStatements(scope: AppScope, input: TagInput, actor: Act
       sql: `INSERT INTO ${t.tagRules} (tag_id, match_word, enabled, created_at) SELECT id, ?, 1, ? FROM ${t.tags} WHERE name_key = ?`,
       args: [tag.matchWord, now, tag.key],
     })
-    statements.push(...applyTagRules(scope, { where: `r.tag_id = (SELECT id FROM ${t.tags} WHERE name_key = ?)`, args: [tag.key] }, now))
+    statements.push(...applyTagRules(scope, RULE_TARGETS.tagNamed(scope, tag.key), now))
   }
   return { writes: statements, tag: { sql: selectTags(scope, 't.name_key = ?'), args: [tag.key] } }
 }

@@ -1,4 +1,5 @@
 import type { Statement } from '../../../drivers/driver.ts'
+import { Fragment } from '../../../drivers/sql.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import type { OccurrenceSelection } from './delete-occurrences.ts'
 
@@ -47,15 +48,15 @@ export function foldDailyCountsStatements(scope: AppScope): Statement[] {
  */
 export function unfoldDailyCountsStatement(scope: AppScope, selection: OccurrenceSelection): Statement {
   const { t, db } = scope
-  return {
-    sql: db.dialect.updateFrom(
-      t.dailyCounts,
-      'DC',
-      { count: 'DC.count - x.n' },
+  return db.dialect.updateFrom(
+    t.dailyCounts,
+    'DC',
+    { count: 'DC.count - x.n' },
+    new Fragment(
       `(SELECT occurred_day AS day, severity, COUNT(*) AS n FROM ${t.occurrences}
           WHERE (${selection.where}) AND id <= (SELECT r.through_id FROM ${t.rollups} r WHERE r.name = ?) GROUP BY occurred_day, severity) x`,
-      'DC.day = x.day AND DC.severity = x.severity',
+      [...selection.args, ROLLUP],
     ),
-    args: [...selection.args, ROLLUP],
-  }
+    'DC.day = x.day AND DC.severity = x.severity',
+  )
 }

@@ -1,4 +1,5 @@
 import type { Dialect } from '../../../drivers/index.ts'
+import { Fragment, sql } from '../../../drivers/sql.ts'
 import type { SqlValue, Statement } from '../../../drivers/driver.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { applyTagRules } from '../../tags/tag-rules.ts'
@@ -77,10 +78,10 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
       args: [REOCCURRED_NOTE, now, ...newArgs],
     })
     // 4. An UPDATE joined to the aggregate of the new rows (not an upsert: SQLite's conflict path and the
-    // rewritten sample made that the most expensive statement of a batch). `now` travels in the row source
-    // because the engines place SET and FROM placeholders in different orders.
-    statements.push({
-      sql: d.updateFrom(
+    // rewritten sample made that the most expensive statement of a batch). The engines place SET before or
+    // after the row source; as fragments, each part's arguments follow it wherever it lands.
+    statements.push(
+      d.updateFrom(
         G,
         'G',
         {
@@ -88,15 +89,17 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
           first_seen: d.least('G.first_seen', 'n.first_ts'),
           last_seen: d.greatest('G.last_seen', 'n.last_ts'),
           // Before `status`: MySQL applies SET assignments left to right against the updated row.
-          status_updated_at: `CASE WHEN G.status = 'fixed' THEN n.now_ts ELSE G.status_updated_at END`,
+          status_updated_at: sql`CASE WHEN G.status = 'fixed' THEN ${new Fragment(d.castText('?'), [now])} ELSE G.status_updated_at END`,
           status: `CASE WHEN G.status = 'fixed' THEN 'reoccurred' ELSE G.status END`,
         },
-        `(SELECT o.group_id, COUNT(*) AS added, MIN(o.occurred_at) AS first_ts, MAX(o.occurred_at) AS last_ts, ${d.castText('?')} AS now_ts
-          FROM ${t.occurrences} o WHERE ${newRows} GROUP BY o.group_id) n`,
+        new Fragment(
+          `(SELECT o.group_id, COUNT(*) AS added, MIN(o.occurred_at) AS first_ts, MAX(o.occurred_at) AS last_ts
+            FROM ${t.occurrences} o WHERE ${newRows} GROUP BY o.group_id) n`,
+          newArgs,
+        ),
         'G.id = n.group_id',
       ),
-      args: [now, ...newArgs],
-    })
+    )
   }
   if (payload.records.length > 0) {
     statements.push({
@@ -175,7 +178,9 @@ function sampleStatements(scope: AppScope, chunks: readonly string[], target: Ba
  */
 export function rulePassStatements(scope: AppScope, fingerprintsJson: string, now: string): Statement[] {
   const d = scope.db.dialect
-  return applyTagRules(scope, { where: `g.fingerprint IN (SELECT j.fp FROM ${d.jsonRecords({ fp: 'text' }, 'j')})`, args: [fingerprintsJson] }, now)
+  // The row source's one placeholder is the JSON parameter: a fragment keeps the two together.
+  const touched = new Fragment(d.jsonRecords({ fp: 'text' }, 'j'), [fingerprintsJson])
+  return applyTagRules(scope, sql`g.fingerprint IN (SELECT j.fp FROM ${touched})`, now)
 }
 
 /** Moves a file's checkpoint without storing events (a stretch of the file held nothing to keep). */

@@ -1,4 +1,5 @@
 import type { Statement } from '../../../drivers/driver.ts'
+import { Fragment, sql } from '../../../drivers/sql.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { foldDailyCountsStatements } from '../../digest/persist/daily-counts.ts'
 import { preparePayloads } from '../../digest/persist/batch-payload.ts'
@@ -78,9 +79,12 @@ function releaseStatements(scope: AppScope, source: SourceRecords): Statement[] 
   const { t, db } = scope
   const d = db.dialect
   return [
-    {
-      sql: d.updateFrom(t.occurrences, 'O', { [d.quote('release')]: 'r.rel' }, `${d.jsonRecords({ bstart: 'integer', rel: 'text' }, 'r')}`, 'O.source_file_id = ? AND O.byte_start = r.bstart'),
-      args: [JSON.stringify(source.releases.map(([bstart, rel]) => ({ bstart, rel }))), source.sourceFileId],
-    },
+    d.updateFrom(
+      t.occurrences,
+      'O',
+      { [d.quote('release')]: 'r.rel' },
+      new Fragment(d.jsonRecords({ bstart: 'integer', rel: 'text' }, 'r'), [JSON.stringify(source.releases.map(([bstart, rel]) => ({ bstart, rel })))]),
+      sql`O.source_file_id = ${source.sourceFileId} AND O.byte_start = r.bstart`,
+    ),
   ]
 }
