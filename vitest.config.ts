@@ -8,6 +8,7 @@ import type {} from './test/setup/global-setup.ts' // the `provide`d context's t
  * Three kinds of tests (see README "Tests"):
  * - `unit`: Node-side tests of pure modules, the drivers against real engines, and the local protocol servers.
  * - `api-<driver>`: the API parity suite (test/api) inside workerd, once per database driver.
+ * - `deno-<driver>`: part of that suite against the Deno entry (test/deno), for libsql, neon and planetscale.
  * - `local`: the real worker under `wrangler dev` with its local Queue, D1 and R2 (test/local).
  * - `dashboard`: the built dashboard in headless Chromium against `wrangler dev` (test/e2e).
  * The global setup starts the local protocol servers for the selected drivers and `provide`s their URLs.
@@ -37,6 +38,37 @@ function apiProject(driver: DriverTarget): TestProjectInlineConfiguration {
   }
 }
 
+/**
+ * The API files the Deno legs run (issue 11: conventions, tags, issues, upload/import, summary, and the
+ * rest that need no queue batches or workerd internals), against the Deno entry under `deno serve`.
+ */
+export const DENO_API_FILES = [
+  'test/api/spine.test.ts',
+  'test/api/tags.test.ts',
+  'test/api/issues.test.ts',
+  'test/api/issue-search.test.ts',
+  'test/api/triage.test.ts',
+  'test/api/summary.test.ts',
+  'test/api/ingestion.test.ts',
+  'test/api/ingestion-background.test.ts',
+]
+
+/**
+ * `deno-<driver>`: the same API test files in Node, with `cloudflare:test` and the worker replaced by a
+ * Deno server per file reached over HTTP (test/deno/). D1 exists only on Workers, so there is no deno-d1.
+ */
+function denoProject(driver: DriverTarget): TestProjectInlineConfiguration {
+  return {
+    resolve: {
+      alias: [
+        { find: /^cloudflare:test$/, replacement: new URL('./test/deno/cloudflare-test-shim.ts', import.meta.url).pathname },
+        { find: /^(\.\.\/)+worker\/index\.ts$/, replacement: new URL('./test/deno/remote-worker.ts', import.meta.url).pathname },
+      ],
+    },
+    test: { ...TIMEOUTS, name: `deno-${driver}`, include: DENO_API_FILES, environment: 'node', env: { LOUPE_TEST_DRIVER: driver } },
+  }
+}
+
 export default defineConfig({
   test: {
     globalSetup: ['test/setup/global-setup.ts'],
@@ -51,6 +83,7 @@ export default defineConfig({
         },
       },
       ...drivers.map(apiProject),
+      ...drivers.filter((driver) => driver !== 'd1').map(denoProject),
       { test: { ...TIMEOUTS, name: 'local', include: ['test/local/**/*.test.ts'], environment: 'node' } },
       {
         test: { ...TIMEOUTS, name: 'dashboard', include: ['test/e2e/**/*.test.ts'], environment: 'node', fileParallelism: false },

@@ -1,6 +1,8 @@
 /**
- * `npm start [-- --driver d1|libsql|neon|planetscale] [--port N] [--no-cron]` — runs Loupe locally with
- * `wrangler dev`, and fires its cron triggers on schedule (wrangler dev does not).
+ * `npm start [-- --driver d1|libsql|neon|planetscale] [--port N] [--no-cron] [--runtime workers|deno]` — runs
+ * Loupe locally with `wrangler dev`, and fires its cron triggers on schedule (wrangler dev does not); with
+ * `--runtime deno`, under `deno serve` instead (worker/platform/deno/serve.ts; default driver libsql, as Deno
+ * has no D1; logs under `.loupe/logs`, maintenance on its own timer unless --no-cron).
  *
  * - d1 (default): miniflare's local D1, persisted under `.loupe/wrangler`; nothing else needed.
  * - libsql: starts the local Hrana server over `.loupe/libsql.db`.
@@ -40,8 +42,14 @@ async function main() {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       'no-cron': { type: 'boolean', default: false },
+      runtime: { type: 'string', default: 'workers' },
     },
   })
+  if (values.runtime !== 'workers' && values.runtime !== 'deno') throw new Error('--runtime must be workers or deno')
+  if (values.runtime === 'deno' && values.driver === 'd1') {
+    if (process.argv.includes('--driver')) throw new Error('D1 exists only on Workers: with --runtime deno, use --driver libsql, neon or planetscale')
+    values.driver = 'libsql'
+  }
   const driver = values.driver as Driver
   if (!DRIVERS.includes(driver)) throw new Error(`--driver must be one of ${DRIVERS.join(', ')}`)
   const port = Number(values.port ?? process.env.PORT ?? 8787)
@@ -54,6 +62,7 @@ async function main() {
 
   const envFile = join(STATE, 'start.env')
   writeEnvFile(envFile, vars)
+  if (values.runtime === 'deno') return serveOnDeno({ driver, host: values.host!, port, envFile, cron: !values['no-cron'], stop })
   const envFiles = [...(existsSync(join(ROOT, '.dev.vars')) ? ['--env-file', '.dev.vars'] : []), '--env-file', envFile]
   console.log(`Loupe (${driver}) on http://${values.host}:${port}/ — health: http://${values.host}:${port}/?api=health`)
   const wrangler = spawn(
@@ -75,6 +84,32 @@ async function main() {
   process.on('SIGTERM', shutdown)
   wrangler.on('exit', async (code) => {
     stopCron()
+    await stop()
+    process.exit(code ?? 0)
+  })
+}
+
+/** `deno serve` of the Deno entry with the same database and settings (the env file keeps secrets off the command line). */
+function serveOnDeno(options: { driver: Driver; host: string; port: number; envFile: string; cron: boolean; stop: () => Promise<void> }): void {
+  const { driver, host, port, envFile, cron, stop } = options
+  console.log(`Loupe on Deno (${driver}) on http://${host}:${port}/ — health: http://${host}:${port}/?api=health`)
+  const deno = spawn(
+    'npx',
+    ['deno', 'serve', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${STATE}`, `--env-file=${envFile}`, '--host', host, '--port', String(port), 'worker/platform/deno/serve.ts'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, LOGS_DIR: join(STATE, 'logs'), MAINTENANCE_INTERVAL_MINUTES: cron ? '15' : '0', DENO_NO_UPDATE_CHECK: '1' },
+    },
+  )
+  const shutdown = async () => {
+    deno.kill('SIGTERM')
+    await stop()
+    process.exit(0)
+  }
+  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+  deno.on('exit', async (code) => {
     await stop()
     process.exit(code ?? 0)
   })

@@ -1,6 +1,7 @@
 /**
- * `npm test [-- <vitest args>]` — the whole suite: unit tests, the API parity suite inside workerd once per
- * database driver, the worker under `wrangler dev`, and the dashboard in headless Chromium.
+ * `npm test [-- <vitest args>]` — the whole suite: `deno check` of worker/, shared/ and drivers/, unit tests,
+ * the API parity suite inside workerd once per database driver and part of it against the Deno entry
+ * (libsql, neon, planetscale), the worker under `wrangler dev`, and the dashboard in headless Chromium.
  *
  * D1 and libSQL always run (both are embedded). The Neon and PlanetScale legs need PostgreSQL and
  * MySQL/MariaDB on this machine, and the dashboard leg needs Chromium: when one is missing, that leg is
@@ -22,10 +23,37 @@ async function checkGeneratedTypes(): Promise<boolean> {
   })
 }
 
+/** Deno from the npm registry's `deno` package (node_modules); deno.json resolves npm imports from node_modules, offline. */
+export const DENO_PATH = 'node_modules/.bin/deno'
+
+/**
+ * What runs on Deno, checked by Deno itself: `deno check` with Deno's own types (deno.json: everything but the
+ * Workers-only entry and adapters), then the Deno-native tests of the Deno adapters (test/deno/*.deno.ts).
+ */
+async function denoChecks(): Promise<boolean> {
+  const runs = [
+    ['check', 'worker/', 'shared/', 'drivers/', 'test/deno/test-entry.ts', 'test/deno/fs-log-store.deno.ts'],
+    ['test', '--allow-read', '--allow-write', 'test/deno/fs-log-store.deno.ts'],
+  ]
+  for (const args of runs) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const child = spawn(DENO_PATH, args, { stdio: ['ignore', args[0] === 'check' ? 'ignore' : 'inherit', 'inherit'], env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } })
+      child.on('exit', (code) => resolve(code === 0))
+      child.on('error', () => resolve(false))
+    })
+    if (!ok) return false
+  }
+  return true
+}
+
 async function main(): Promise<number> {
   const requireAll = process.env.LOUPE_REQUIRE_ALL === '1'
   if (!(await checkGeneratedTypes())) {
     console.error('worker/worker-configuration.d.ts is out of date with wrangler.toml: run `npm run typegen`.')
+    return 1
+  }
+  if (!(await denoChecks())) {
+    console.error('deno check or deno test failed (see above): worker/, shared/ and drivers/ must run on Deno too (README "Run on Deno").')
     return 1
   }
   await ensureDashboardBuilt()
@@ -45,7 +73,8 @@ async function main(): Promise<number> {
     }
   }
   const drivers = ['d1', 'libsql', ...(postgres ? ['neon'] : []), ...(mysql ? ['planetscale'] : [])]
-  const projects = ['unit', ...drivers.map((driver) => `api-${driver}`), 'local', ...(chromium ? ['dashboard'] : [])]
+  const denoLegs = drivers.filter((driver) => driver !== 'd1').map((driver) => `deno-${driver}`)
+  const projects = ['unit', ...drivers.map((driver) => `api-${driver}`), ...denoLegs, 'local', ...(chromium ? ['dashboard'] : [])]
   const args = ['vitest', 'run', ...projects.flatMap((project) => ['--project', project]), ...process.argv.slice(2)]
   console.log(`Running: ${projects.join(', ')}`)
   return new Promise((resolve) => {

@@ -1,11 +1,17 @@
+import type { D1Like } from '../drivers/d1.ts'
+
 /**
- * The worker's bindings and variables (README "Configuration"). The bindings come from wrangler.toml, typed by
- * `wrangler types` in worker/worker-configuration.d.ts (`npm run typegen` rewrites it; `npm test` fails when
- * it is out of date); each is optional here because a deployment may leave any of them out. Secrets
- * (`SERVICE_TOKEN`, `SERVICE_SECRET`, `DATABASE_URL`, `DATABASE_TOKEN`, `APP_DATABASES`) come from wrangler
- * secrets or `.dev.vars`, which `wrangler types` cannot see, so they are declared here.
+ * The variables, secrets and bindings every runtime may hand the app (README "Configuration"). Each is
+ * optional because a deployment may leave any of them out. Platform bindings stay at the edge: on Workers
+ * the generated `Cloudflare.Env` (worker/platform/cloudflare/cloudflare-env.ts) adds R2, the Queue and
+ * D1's own type; Deno (worker/platform/deno/) fills these from its environment and the filesystem.
  */
-export interface Env extends Partial<Cloudflare.Env> {
+export interface Env {
+  /** The embedded D1 database (Workers only); used when no `DATABASE_URL` is set. */
+  readonly DB?: D1Like
+  /** The dashboard's built files (`[assets]` on Workers, `dashboard/dist` read from disk on Deno). */
+  readonly ASSETS?: AssetServer
+
   readonly DATABASE_DRIVER?: string
   readonly DATABASE_URL?: string
   readonly DATABASE_TOKEN?: string
@@ -19,4 +25,9 @@ export interface Env extends Partial<Cloudflare.Env> {
   readonly SERVICE_SECRET?: string
   /** JSON object of dotted configuration keys (`auth.token`, `pagination.default_limit`, …). */
   readonly SERVICE_CONFIG?: string
+}
+
+/** Serves static files for a request (a Workers `Fetcher` fits). */
+export interface AssetServer {
+  fetch(request: Request): Promise<Response>
 }

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import worker from '../../worker/index.ts'
-import type { Env } from '../../worker/env.ts'
+import type { CloudflareEnv as Env } from '../../worker/platform/cloudflare/cloudflare-env.ts'
 import { createTestApp, DRIVER, get, ORIGIN, post } from './helpers/api.ts'
 import { createIssue, createTag } from './helpers/fixtures.ts'
 import { describeFuzzRequest, encodeQueryValue, FuzzGenerator, type FuzzRequest } from './helpers/fuzz-requests.ts'

@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test'
 import type { Driver, Statement } from '../../drivers/driver.ts'
-import { createDeps } from '../../worker/app.ts'
-import { ApplicationRegistry } from '../../worker/apps/registry.ts'
+import { createApp, createDeps } from '../../worker/app.ts'
+import { cloudflareRuntime } from '../../worker/platform/cloudflare/cloudflare-runtime.ts'
 import { RequestDatabases, type DatabaseHandle } from '../../worker/db/request-databases.ts'
 import type { Deps } from '../../worker/deps.ts'
-import type { Env } from '../../worker/env.ts'
+import type { CloudflareEnv as Env } from '../../worker/platform/cloudflare/cloudflare-env.ts'
 import worker from '../../worker/index.ts'
 import { runImportJob } from '../../worker/jobs/run-job-step.ts'
 import type { ImportMessage } from '../../worker/jobs/job-message.ts'
@@ -62,7 +62,7 @@ class HookedDatabases extends RequestDatabases {
 /** The worker's `Deps` for the parity leg's bindings plus `overrides`, with `before` in front of the database. */
 export function hookedDeps(overrides: Record<string, unknown>, before: StatementHook = () => {}): Deps {
   const testEnv = { ...env, ...overrides } as unknown as Env
-  return { ...createDeps(testEnv, createExecutionContext(), new ApplicationRegistry()), databases: new HookedDatabases(testEnv, before) }
+  return { ...createDeps(testEnv, createExecutionContext(), createApp({ runtime: cloudflareRuntime })), databases: new HookedDatabases(testEnv, before) }
 }
 
 /** True when any argument of the statements is a string containing `marker` (event text travels in JSON parameters). */

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../worker/app.ts'
+import { cloudflareRuntime } from '../../worker/platform/cloudflare/cloudflare-runtime.ts'
 import { missingSecretMessage } from '../../worker/security/secret-box.ts'
 import { createTestApp, get, post, type ApiCall } from './helpers/api.ts'
 import { appDatabase } from './ingestion-helpers.ts'
 
 /** `?api=ingest-settings` (reference §4.3), through the shipped worker. */
-const worker = createApp()
+const worker = createApp({ runtime: cloudflareRuntime })
 const SECRET = { SERVICE_SECRET: 'test-secret-for-ingest-keys' }
 const KEY = /^lpk_[0-9a-f]{48}$/
 

@@ -89,6 +89,17 @@ export async function waitForJob(app: string, timeoutMs = 45_000): Promise<any> 
 }
 
 /** `count` Laravel ERROR lines, one event each, starting at `from` (line i says "Order <from+i> failed"). */
+/** Occurrence rows, distinct byte offsets, and the issue and day counts: all equal the lines imported once each. */
+export async function occurrenceStats(app: string) {
+  const db = await appDatabase(app)
+  return {
+    occurrences: await db.value(`SELECT COUNT(*) FROM ${db.t.occurrences}`),
+    distinct: await db.value(`SELECT COUNT(DISTINCT byte_start) FROM ${db.t.occurrences}`),
+    count: await db.value(`SELECT SUM(count) FROM ${db.t.groups}`),
+    days: await db.value(`SELECT SUM(count) FROM ${db.t.groupDays}`),
+  }
+}
+
 export function laravelLines(count: number, options: { from?: number; day?: string; level?: string } = {}): string {
   const from = options.from ?? 0
   const day = options.day ?? '2026-02-01'

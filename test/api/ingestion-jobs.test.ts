@@ -1,14 +1,14 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import worker from '../../worker/index.ts'
-import { createDeps } from '../../worker/app.ts'
-import { ApplicationRegistry } from '../../worker/apps/registry.ts'
-import type { Env } from '../../worker/env.ts'
+import { createApp, createDeps } from '../../worker/app.ts'
+import { cloudflareRuntime } from '../../worker/platform/cloudflare/cloudflare-runtime.ts'
+import type { CloudflareEnv as Env } from '../../worker/platform/cloudflare/cloudflare-env.ts'
 import type { ImportMessage } from '../../worker/jobs/job-message.ts'
 import { openScope } from '../../worker/apps/open-scope.ts'
 import { maintainApplication } from '../../worker/maintenance/maintain-application.ts'
 import { createTestApp, get } from './helpers/api.ts'
-import { appDatabase, laravelLines, ok, processIncoming, upload, waitForJob } from './ingestion-helpers.ts'
+import { appDatabase, laravelLines, occurrenceStats, ok, processIncoming, upload, waitForJob } from './ingestion-helpers.ts'
 
 const SMALL_REQUEST = JSON.stringify({ ingestion: { request_budget_bytes: 65_536 } })
 const SMALL_EVERYTHING = JSON.stringify({ ingestion: { request_budget_bytes: 65_536, job_budget_bytes: 65_536 } })
@@ -36,36 +36,7 @@ async function deliver(message: ImportMessage, testEnv: Record<string, unknown>)
   return getQueueResult(batch, ctx)
 }
 
-async function occurrenceStats(app: string) {
-  const db = await appDatabase(app)
-  return {
-    occurrences: await db.value(`SELECT COUNT(*) FROM ${db.t.occurrences}`),
-    distinct: await db.value(`SELECT COUNT(DISTINCT byte_start) FROM ${db.t.occurrences}`),
-    count: await db.value(`SELECT SUM(count) FROM ${db.t.groups}`),
-    days: await db.value(`SELECT SUM(count) FROM ${db.t.groupDays}`),
-  }
-}
-
 describe('import-incoming: files larger than one request (docs/ingestion.md "Background jobs")', { timeout: 60_000 }, () => {
-  it('continues in the Queue consumer and reports progress until the job succeeds', async () => {
-    const app = await createTestApp('job-queue')
-    const lines = 36_000 // about 2.2 MB: the request reads one 1 MiB chunk, the job the rest
-    const first = await upload(app, 'big/laravel.log', laravelLines(lines), { env: { SERVICE_CONFIG: SMALL_REQUEST } })
-    expect(first.status, first.text).toBe(202)
-    expect(first.body).toMatchObject({ files: 1, processed: 1, retention: null, job: { kind: 'import-incoming', status: 'queued', bytes_done: 0 } })
-    expect(first.body.events).toBeGreaterThan(0)
-    expect(first.body.events).toBeLessThan(lines)
-    expect(first.body.job.bytes_total).toBeGreaterThan(1_000_000)
-
-    const job = await waitForJob(app)
-    expect(job).toMatchObject({ status: 'success', files_done: 1, bytes_done: first.body.job.bytes_total, bytes_total: first.body.job.bytes_total, current_file: null })
-    expect(job.result.events + first.body.events).toBe(lines)
-    expect(job.result.retention).toMatchObject({ enabled: false })
-    expect(job.events).toBe(job.result.events)
-    expect(await occurrenceStats(app)).toEqual({ occurrences: lines, distinct: lines, count: lines, days: lines })
-    expect((await ok(get('import-incoming', { query: { app } }))).pending).toEqual({ files: 0, bytes: 0 })
-  })
-
   it('runs one budget per queue message, re-enqueueing itself with growing progress', async () => {
     const app = await createTestApp('job-steps')
     const recorder = recordingQueue()
@@ -176,7 +147,7 @@ describe('import-incoming: interrupted imports resume without duplicates (refere
     const first = await upload(app, 'big/laravel.log', laravelLines(30_000), { env: noQueue as never })
     expect(first.status).toBe(202)
     const ctx = createExecutionContext()
-    const deps = createDeps({ ...env, ...noQueue } as unknown as Env, ctx, new ApplicationRegistry())
+    const deps = createDeps({ ...env, ...noQueue } as unknown as Env, ctx, createApp({ runtime: cloudflareRuntime }))
     await maintainApplication(deps, await openScope(deps, app))
     const job = (await ok(get('import-incoming', { query: { app } }))).data[0]
     expect(job).toMatchObject({ status: 'success', kind: 'import-incoming' })

@@ -1,9 +1,9 @@
 import { createExecutionContext, env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { SEVERITIES } from '../../shared/constants.ts'
-import { createDeps } from '../../worker/app.ts'
-import { ApplicationRegistry } from '../../worker/apps/registry.ts'
-import type { Env } from '../../worker/env.ts'
+import { createApp, createDeps } from '../../worker/app.ts'
+import { cloudflareRuntime } from '../../worker/platform/cloudflare/cloudflare-runtime.ts'
+import type { CloudflareEnv as Env } from '../../worker/platform/cloudflare/cloudflare-env.ts'
 import { openScope } from '../../worker/apps/open-scope.ts'
 import { maintainApplication } from '../../worker/maintenance/maintain-application.ts'
 import { createIssue } from './helpers/fixtures.ts'
@@ -262,7 +262,7 @@ describe('occurrence retention (reference §3.6)', { timeout: 60_000 }, () => {
     expect(await db.value(`SELECT COUNT(*) FROM ${db.t.occurrences}`)).toBe(4) // throttled: not pruned yet
     const key = db.db.dialect.quote('key')
     await db.db.execute({ sql: `UPDATE ${db.t.settings} SET value = '0' WHERE ${key} = 'retention.occurrences_last_run'` })
-    const deps = createDeps({ ...env, ...config } as unknown as Env, createExecutionContext(), new ApplicationRegistry())
+    const deps = createDeps({ ...env, ...config } as unknown as Env, createExecutionContext(), createApp({ runtime: cloudflareRuntime }))
     await maintainApplication(deps, await openScope(deps, app))
     expect(await db.value(`SELECT COUNT(*) FROM ${db.t.occurrences}`)).toBe(1)
     await expectRollupsInStep(app)

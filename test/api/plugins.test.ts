@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../worker/app.ts'
+import { cloudflareRuntime } from '../../worker/platform/cloudflare/cloudflare-runtime.ts'
 import { OperationalError } from '../../worker/errors.ts'
 import { pluginCatalog } from '../../worker/plugins/catalog.ts'
 import { definePlugin } from '../../worker/plugins/plugin.ts'
@@ -89,7 +90,7 @@ const probe = definePlugin({
     },
   },
 })
-const worker = createApp({ plugins: pluginCatalog([probe]) })
+const worker = createApp({ plugins: pluginCatalog([probe]), runtime: cloudflareRuntime })
 
 describe('a plugin: its routes, switch and hooks', () => {
   let app: string

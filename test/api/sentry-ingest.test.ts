@@ -1,7 +1,7 @@
 import { createExecutionContext, env as baseEnv, waitOnExecutionContext } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import worker from '../../worker/index.ts'
-import type { Env } from '../../worker/env.ts'
+import type { CloudflareEnv as Env } from '../../worker/platform/cloudflare/cloudflare-env.ts'
 import nodeException from '../fixtures/sentry/node-exception.envelope?raw'
 import nodeMessage from '../fixtures/sentry/node-message.envelope?raw'
 import nodeChained from '../fixtures/sentry/node-chained.envelope?raw'

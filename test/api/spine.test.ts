@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { MIGRATIONS } from '../../drivers/migrations/index.ts'
-import { DRIVER, ORIGIN, call, createTestApp, get, post } from './helpers/api.ts'
+import { DRIVER, ORIGIN, RUNTIME, call, createTestApp, get, post } from './helpers/api.ts'
 
 const latest = (list: readonly { version: number }[]) => Math.max(...list.map((m) => m.version))
 
@@ -12,6 +12,7 @@ describe('health', () => {
     expect(response.body.status).toBe('ok')
     expect(response.body.checks).toEqual({ runtime: 'ok', config: 'warnings', database: 'ok', migrations: 'ok', applications: 'ok' })
     expect(response.body.versions.database_driver).toBe(DRIVER)
+    expect(response.body.versions.runtime).toMatch(RUNTIME === 'deno' ? /^Deno\/\d+\.\d+\.\d+$/ : /^Cloudflare-Workers$/)
     expect(response.body.versions.service).toMatch(/^\d+\.\d+\.\d+$/)
     expect(response.body.versions.database).toMatch(DRIVER === 'neon' ? /^PostgreSQL \d+/ : DRIVER === 'planetscale' ? /^(MariaDB|MySQL) \d+/ : /SQLite/)
     expect(response.body.versions.schema).toEqual({ registry: latest(MIGRATIONS.sqlite.registry), application: latest(MIGRATIONS.sqlite.application) })

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import worker from '../../../worker/index.ts'
 import type { App } from '../../../worker/app.ts'
-import type { Env } from '../../../worker/env.ts'
+import type { CloudflareEnv as Env } from '../../../worker/platform/cloudflare/cloudflare-env.ts'
 
 /** Origin of every test request; same-origin browser requests send this as `Origin`. */
 export const ORIGIN = 'http://loupe.test'
@@ -67,6 +67,9 @@ export const post = <T = any>(api: string, body?: unknown, options?: ApiCall) =>
 
 /** The driver this parity leg runs against. */
 export const DRIVER = (env as unknown as { LOUPE_TEST_DRIVER: string }).LOUPE_TEST_DRIVER
+
+/** The runtime serving this leg: workerd (`api-<driver>`) or Deno (`deno-<driver>`, test/deno/cloudflare-test-shim.ts). */
+export const RUNTIME = (env as unknown as { LOUPE_TEST_RUNTIME?: 'deno' }).LOUPE_TEST_RUNTIME ?? 'workers'
 
 let counter = 0
 /**

@@ -1,5 +1,5 @@
-import type { ImportMessage } from '../jobs/job-message.ts'
-import type { JobQueue } from '../jobs/job-queue.ts'
+import type { ImportMessage } from '../../jobs/job-message.ts'
+import type { JobQueue } from '../../jobs/job-queue.ts'
 
 /** Import jobs on a Cloudflare Queue (the `IMPORT_QUEUE` binding); JSON bodies, optional delay. */
 export function cloudflareJobQueue(queue: Queue<ImportMessage>): JobQueue {

@@ -1,5 +1,5 @@
-import type { LogStore, StoredLog } from '../intake/log-store.ts'
-import { hexDigest } from '../intake/sha256-bytes.ts'
+import type { LogStore, StoredLog } from '../../intake/log-store.ts'
+import { hexDigest } from '../../intake/sha256-bytes.ts'
 
 /**
  * workerd's streaming digest. It lives on `crypto` (`crypto.DigestStream`; there is no global of that name
