@@ -8,7 +8,7 @@
  * skipped with a loud notice — unless `LOUPE_REQUIRE_ALL=1` (set by `.ci/run`), which makes it a failure.
  */
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { ensureDashboardBuilt } from './build-dashboard.ts'
 import { CHROMIUM_PATH } from './chromium.ts'
 import { isMysqlReachable, isPostgresReachable, LOCAL_ENGINES } from './local-engines.ts'
@@ -31,9 +31,10 @@ export const DENO_PATH = 'node_modules/.bin/deno'
  * Workers-only entry and adapters), then the Deno-native tests of the Deno adapters (test/deno/*.deno.ts).
  */
 async function denoChecks(): Promise<boolean> {
+  const denoTests = readdirSync('test/deno').filter((name) => name.endsWith('.deno.ts')).map((name) => `test/deno/${name}`)
   const runs = [
-    ['check', 'worker/', 'shared/', 'drivers/', 'test/deno/test-entry.ts', 'test/deno/fs-log-store.deno.ts'],
-    ['test', '--allow-read', '--allow-write', 'test/deno/fs-log-store.deno.ts'],
+    ['check', 'worker/', 'shared/', 'drivers/', 'test/deno/test-entry.ts', ...denoTests],
+    ['test', '--allow-read', '--allow-write', ...denoTests],
   ]
   for (const args of runs) {
     const ok = await new Promise<boolean>((resolve) => {

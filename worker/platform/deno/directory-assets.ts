@@ -23,14 +23,22 @@ export function directoryAssets(directory: string): AssetServer {
   return {
     async fetch(request) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method Not Allowed', { status: 405 })
-      const pathname = decodeURIComponent(new URL(request.url).pathname)
-      const parts = pathname.split('/').filter(Boolean)
-      const safe = !parts.some((part) => part === '..' || part === '.' || part.includes('\\'))
+      const parts = decodedPath(new URL(request.url).pathname)?.split('/').filter(Boolean) ?? null
+      const safe = parts !== null && !parts.some((part) => part === '..' || part === '.' || part.includes('\\') || part.includes('\0'))
       const file = (safe ? await readFile(`${root}/${parts.join('/')}`) : null) ?? (await readFile(`${root}/index.html`))
       if (!file) return new Response('Not Found', { status: 404 })
       const type = CONTENT_TYPES[file.path.slice(file.path.lastIndexOf('.') + 1)] ?? 'application/octet-stream'
       return new Response(request.method === 'HEAD' ? null : file.bytes, { headers: { 'content-type': type } })
     },
+  }
+}
+
+/** The path with its escapes decoded; null when they are malformed (served as a path with no file). */
+function decodedPath(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname)
+  } catch {
+    return null
   }
 }
 
