@@ -28,7 +28,7 @@ describe('?api=ingest-settings', () => {
   it('refuses to mint a key without SERVICE_SECRET, storing nothing', async () => {
     const response = await get('ingest-settings', { query: { app }, worker, env: { SERVICE_SECRET: '' } })
     expect(response.status).toBe(422)
-    expect(response.body).toEqual({ error: missingSecretMessage('the secret http_ingest.key') })
+    expect(response.body).toEqual({ error: missingSecretMessage('the ingest key') })
     const { t, rows } = await appDatabase(app)
     expect(await rows(`SELECT value FROM ${t.settings} WHERE value LIKE 'v1.%'`)).toEqual([])
   })

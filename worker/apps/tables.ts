@@ -33,6 +33,10 @@ export interface Tables {
   readonly ingestEvents: string
   /** Sliding-window rate counters of ingest, per application and per client IP (migration 0006). */
   readonly ingestRate: string
+  /** Alerting (migration 0007): channels (sealed URLs), rules, and the alerts each scan produced. */
+  readonly alertChannels: string
+  readonly alertRules: string
+  readonly alertEvents: string
 }
 
 const cache = new Map<string, Tables>()
@@ -71,6 +75,9 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       importFailures: q('import_failures'),
       ingestEvents: q('ingest_events'),
       ingestRate: q('ingest_rate'),
+      alertChannels: q('alert_channels'),
+      alertRules: q('alert_rules'),
+      alertEvents: q('alert_events'),
     }
     cache.set(key, tables)
   }

@@ -75,6 +75,6 @@ export async function finalizeImport(deps: Deps, scope: AppScope, logs: LogStore
   await pruneOccurrences(scope, occurrencePolicy(deps), deps.now())
   const retention = pruneArchive ? await pruneProcessed(logs, scope.app.id, processedPolicy(deps), deps.now()) : null
   const now = deps.now()
-  await runPluginHook({ plugins: deps.plugins, scope, hook: 'afterIngest', now, call: (hooks) => hooks.afterIngest?.({ scope, now, via: 'file', events }) })
+  await runPluginHook({ plugins: deps.plugins, scope, hook: 'afterIngest', now, call: (hooks) => hooks.afterIngest?.({ scope, now, via: 'file', events, services: deps }) })
   return retention
 }

@@ -23,7 +23,7 @@ export async function maintainApplication(deps: Deps, scope: AppScope): Promise<
     const job = await continueInBackground(deps, scope, 'resume', pending)
     if (!deps.jobs) await runImportJob(deps, { app: scope.app.id, job: job.id })
   }
-  await runPluginHook({ plugins: deps.plugins, scope, hook: 'maintain', now: deps.now(), call: (hooks) => hooks.maintain?.({ scope, now: deps.now(), plugins: deps.plugins }) })
+  await runPluginHook({ plugins: deps.plugins, scope, hook: 'maintain', now: deps.now(), call: (hooks) => hooks.maintain?.({ scope, now: deps.now(), plugins: deps.plugins, services: deps }) })
   // Retention deletes: never alongside an import's batches. A busy lock just means next time.
   const policy = occurrencePolicy(deps)
   if (policy.maxAgeDays <= 0 && policy.maxPerGroup <= 0) return

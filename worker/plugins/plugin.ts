@@ -1,6 +1,7 @@
 import type { AppScope } from '../apps/app-scope.ts'
 import type { ConfigSection } from '../config/config-section.ts'
 import type { Handler, Method } from '../http/router.ts'
+import type { Deps } from '../deps.ts'
 
 import type { HookFailure, PluginView } from '../../shared/schemas/plugin.ts'
 
@@ -40,8 +41,15 @@ export interface HookContext {
   readonly now: Date
 }
 
+/**
+ * What background-capable hooks may use besides the application: configuration, the secret box, and
+ * `waitUntil` for work that must not hold up the ingest that ran the hook (alerting scans after the response).
+ */
+export type HookServices = Pick<Deps, 'config' | 'secrets' | 'waitUntil'>
+
 /** After events were stored, whatever brought them (file import, HTTP ingest, Sentry ingest). */
 export interface IngestedEvents extends HookContext {
+  readonly services: HookServices
   /** Where the events came from: `file`, `http` or `sentry`. */
   readonly via: 'file' | 'http' | 'sentry'
   /** Occurrences stored by this ingest. */
@@ -64,6 +72,7 @@ export interface StatusChanged extends HookContext {
 
 /** The cron trigger's maintenance of one application (HTTP ingest digests what is still pending). */
 export interface Maintenance extends HookContext {
+  readonly services: HookServices
   /** The catalog, for work that runs other hooks (a digest runs `afterIngest`). */
   readonly plugins: readonly Plugin[]
 }

@@ -83,9 +83,15 @@ async function deriveKey(secret: string): Promise<CryptoKey> {
 }
 
 /** `app:<id>:<setting>` → the setting's words for the 422 ("http_ingest.key" → "http_ingest.key"). */
+/** What users call the secrets sealed under each setting (the 422 names it). */
+const SECRET_NAMES: Readonly<Record<string, string>> = {
+  'http_ingest.key': 'the ingest key',
+  'alerts.channel_url': 'the alert channel URL',
+}
+
 function describeContext(context: string): string {
   const setting = context.split(':').pop() || context
-  return `the secret ${setting}`
+  return SECRET_NAMES[setting] ?? `the secret ${setting}`
 }
 
 function toBase64Url(bytes: Uint8Array): string {

@@ -7,6 +7,7 @@ import { definePlugin, type Plugin, type PluginHooks } from '../../../worker/plu
 import { loadPluginSettings, setPluginEnabled } from '../../../worker/plugins/plugin-catalog.ts'
 import { HOOK_FAILURE_MAX_CHARS, runPluginHook } from '../../../worker/plugins/run-plugin-hook.ts'
 import { TARGETS } from '../../drivers/driver-targets.ts'
+import { testHookServices } from './hook-services.ts'
 import { migratedScope, type MigratedScope } from '../digest/persist/migrated-scope.ts'
 
 const NOW = new Date('2026-03-01T12:00:00Z')
@@ -54,7 +55,7 @@ describe.each(TARGETS)('runPluginHook on %s', { timeout: 60_000 }, (target) => {
     const plugins = [plugin('planned_one', { afterIngest: async () => void ran.push('planned') }, { status: 'planned' }), plugin('no_hook', {})]
     let queries = 0
     const counting: AppScope = { ...m.scope, db: wrapDriver(m.scope.db, (_call, proceed) => (queries++, proceed())) }
-    await runPluginHook({ plugins, scope: counting, hook: 'afterIngest', now: NOW, call: (hooks) => hooks.afterIngest?.({ scope: counting, now: NOW, via: 'file', events: 1 }) })
+    await runPluginHook({ plugins, scope: counting, hook: 'afterIngest', now: NOW, call: (hooks) => hooks.afterIngest?.({ scope: counting, now: NOW, via: 'file', events: 1, services: testHookServices() }) })
     expect(ran).toEqual([])
     expect(queries).toBe(0)
   })
@@ -63,7 +64,7 @@ describe.each(TARGETS)('runPluginHook on %s', { timeout: 60_000 }, (target) => {
     let fail = true
     const long = `Linear said no: ${'x'.repeat(400)}`
     const plugins = [plugin('flaky', { afterIngest: async () => { if (fail) throw new OperationalError(long) } }), plugin('steady', { afterIngest: async () => {} })]
-    const call = (hooks: PluginHooks) => hooks.afterIngest?.({ scope: m.scope, now: NOW, via: 'http', events: 3 })
+    const call = (hooks: PluginHooks) => hooks.afterIngest?.({ scope: m.scope, now: NOW, via: 'http', events: 3, services: testHookServices() })
     const results = await runPluginHook({ plugins, scope: m.scope, hook: 'afterIngest', now: NOW, call })
     expect([...results.keys()]).toEqual(['steady'])
     const failure = (await loadPluginSettings(m.scope, plugins)).failures.get('flaky')!
@@ -80,7 +81,7 @@ describe.each(TARGETS)('runPluginHook on %s', { timeout: 60_000 }, (target) => {
     const ran: string[] = []
     const broken: AppScope = { ...m.scope, db: wrapDriver(m.scope.db, async () => { throw new Error('connection reset') }) }
     const plugins = [plugin('any', { afterIngest: async () => void ran.push('any') })]
-    const results = await runPluginHook({ plugins, scope: broken, hook: 'afterIngest', now: NOW, call: (hooks) => hooks.afterIngest?.({ scope: broken, now: NOW, via: 'file', events: 1 }) })
+    const results = await runPluginHook({ plugins, scope: broken, hook: 'afterIngest', now: NOW, call: (hooks) => hooks.afterIngest?.({ scope: broken, now: NOW, via: 'file', events: 1, services: testHookServices() }) })
     expect(results.size).toBe(0)
     expect(ran).toEqual([])
   })

@@ -1,11 +1,36 @@
-import { definePlugin } from '../plugin.ts'
+import { logFailure } from '../../log-failure.ts'
+import { definePlugin, type HookServices } from '../plugin.ts'
+import type { AppScope } from '../../apps/app-scope.ts'
+import { scanAlerts } from './alert-scan.ts'
+import { ALERTS_SECTION } from './alerts-config.ts'
+import { ALERT_ROUTES } from './routes.ts'
 
-/** Listed in the catalog and not yet available (`planned`): switching it on is refused until it is built. */
+/**
+ * Alerting (reference §4.2, issue 13, docs/alerts.md): Slack, Discord and webhook channels, rules for new,
+ * reoccurring and spiking issues, a scan after every ingest — run after the response, so delivery never
+ * slows ingest — and the log of what was sent.
+ */
 export const alertsPlugin = definePlugin({
   id: 'alerts',
   name: 'Alerting',
   description: 'Send Slack, Discord or webhook messages for new, reoccurring and spiking issues.',
   category: 'Notifications',
-  status: 'planned',
+  status: 'active',
   defaultEnabled: false,
+  config: ALERTS_SECTION,
+  routes: ALERT_ROUTES,
+  hooks: {
+    afterIngest: async ({ scope, now, services }) => {
+      services.waitUntil(scanInBackground(scope, services, now))
+    },
+  },
 })
+
+/** A scan after the response; its failure is logged (the ingest that ran it has long answered). */
+async function scanInBackground(scope: AppScope, services: HookServices, now: Date): Promise<void> {
+  try {
+    await scanAlerts({ scope, secrets: services.secrets, settings: services.config.section(ALERTS_SECTION), serviceUrl: services.config.serviceUrl, now })
+  } catch (error) {
+    logFailure(`alert scan of application ${scope.app.id} failed`, error)
+  }
+}

@@ -6,7 +6,7 @@ import { preparePayloads } from '../../digest/persist/batch-payload.ts'
 import { persistStatements } from '../../digest/persist/persist-statements.ts'
 import { randomToken } from '../../digest/persist/random-token.ts'
 import { toTimestamp } from '../../time.ts'
-import type { Plugin } from '../plugin.ts'
+import type { HookServices, Plugin } from '../plugin.ts'
 import { runPluginHook } from '../run-plugin-hook.ts'
 import { ingestTagStatements } from './ingest-tags.ts'
 import { toSourceRecords, type SourceRecords } from './ingest-records.ts'
@@ -15,6 +15,8 @@ import { finishStatements, readPendingStatement, toStagedEvents } from './staged
 export interface DigestRun {
   readonly scope: AppScope
   readonly plugins: readonly Plugin[]
+  /** Handed to the `afterIngest` hooks the digest runs. */
+  readonly services: HookServices
   now(): Date
   /** Staged events per digest batch. */
   readonly batchEvents?: number
@@ -68,7 +70,7 @@ export async function digestIngested(run: DigestRun): Promise<DigestOutcome> {
     batches++
     for (const via of new Set(staged.map((s) => s.via))) {
       const count = staged.filter((s) => s.via === via).length
-      await runPluginHook({ plugins: run.plugins, scope, hook: 'afterIngest', now: date, call: (hooks) => hooks.afterIngest?.({ scope, now: date, via, events: count }) })
+      await runPluginHook({ plugins: run.plugins, scope, hook: 'afterIngest', now: date, call: (hooks) => hooks.afterIngest?.({ scope, now: date, services: run.services, via, events: count }) })
     }
   }
 }

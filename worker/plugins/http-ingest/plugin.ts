@@ -21,8 +21,8 @@ export const httpIngestPlugin = definePlugin({
   routes: [ingestRoute(() => httpIngestPlugin), INGEST_SETTINGS_ROUTE],
   paths: sentryPaths(() => httpIngestPlugin),
   hooks: {
-    maintain: async ({ scope, plugins }) => {
-      await digestIngested({ scope, plugins, now: () => new Date(), budgetMs: 20_000 })
+    maintain: async ({ scope, plugins, services }) => {
+      await digestIngested({ scope, plugins, services, now: () => new Date(), budgetMs: 20_000 })
     },
   },
 })

@@ -3,6 +3,7 @@ import { digestIngested } from '../../../../worker/plugins/http-ingest/digest-in
 import type { IngestEvent } from '../../../../worker/plugins/http-ingest/ingest-event.ts'
 import { stageStatements } from '../../../../worker/plugins/http-ingest/staged-events.ts'
 import { TARGETS } from '../../../drivers/driver-targets.ts'
+import { testHookServices } from '../hook-services.ts'
 import { migratedScope, type MigratedScope } from '../../digest/persist/migrated-scope.ts'
 
 const NOW = new Date('2026-11-25T12:00:00Z')
@@ -42,7 +43,7 @@ describe.each(TARGETS)('digestIngested on %s', { timeout: 120_000 }, (target) =>
     )
     return { occurrences: Number(row!.occurrences), counted: Number(row!.counted), pending: Number(row!.pending) }
   }
-  const digest = () => digestIngested({ scope: m.scope, plugins: [], now: () => NOW })
+  const digest = () => digestIngested({ scope: m.scope, plugins: [], services: testHookServices(), now: () => NOW })
   beforeAll(async () => {
     m = await migratedScope(target, 'digest')
   })
