@@ -6,6 +6,8 @@ import type { CloudflareEnv } from '../../worker/platform/cloudflare/cloudflare-
 import { cloudflareRuntime } from '../../worker/platform/cloudflare/cloudflare-runtime.ts'
 import { ALERTS_SECTION } from '../../worker/plugins/alerts/alerts-config.ts'
 import { scanAlerts } from '../../worker/plugins/alerts/alert-scan.ts'
+import { maintainApplication } from '../../worker/maintenance/maintain-application.ts'
+import { appDatabase } from './ingestion-helpers.ts'
 import {
   ALERT_ENV,
   alertCall,
@@ -203,5 +205,29 @@ describe('alerting scans after ingest (reference §4.2)', () => {
     expect((await received(name)).length).toBe(1)
     await alertCall('POST', 'plugins', app, { body: { id: 'alerts', enabled: true } })
     expect((await alertEvents(app)).map((event) => event.status)).toEqual(['sent'])
+  })
+
+  it('has the cron trigger send alerts a scan claimed but could not deliver, once, and fail those whose channel is gone', async () => {
+    const app = await alertingApp('alert-stalled')
+    const { name, rule, channel } = await webhookRule(app, { trigger_type: 'new_error' })
+    const db = await appDatabase(app)
+    const payload = { trigger: 'new_error', summary: '1 new issue', items: [{ severity: 'ERROR', title: 'Stalled one', count: 1 }], more: 0, url: null }
+    const old = new Date(Date.now() - 10 * 60_000).toISOString().slice(0, 19).replace('T', ' ')
+    const fresh = new Date().toISOString().slice(0, 19).replace('T', ' ')
+    const insert = `INSERT INTO ${db.t.alertEvents} (rule_id, channel_id, trigger_type, scan_key, claim, status, summary, payload, attempts, created_at) VALUES (?, ?, 'new_error', ?, 'lost-scan', 'pending', '1 new issue', ?, 0, ?)`
+    await db.db.batch([
+      { sql: insert, args: [rule.id, channel.id, `${rule.id}:new_error:stalled`, JSON.stringify(payload), old] },
+      { sql: insert, args: [rule.id, null, `${rule.id}:new_error:orphan`, JSON.stringify(payload), old] },
+      // Claimed a moment ago: its scan may still be sending it.
+      { sql: insert, args: [rule.id, channel.id, `${rule.id}:new_error:recent`, JSON.stringify(payload), fresh] },
+    ])
+    const deps = createDeps({ ...env, ...ALERT_ENV } as unknown as CloudflareEnv, createExecutionContext(), createApp({ runtime: cloudflareRuntime }))
+    const scope = await openScope(deps, app)
+    await Promise.all([maintainApplication(deps, scope), maintainApplication(deps, scope)])
+    expect(await bodies(name)).toEqual([payload])
+    const events = Object.fromEntries((await alertEvents(app)).map((event) => [event.status + ':' + (event.detail ?? ''), event.rule_id]))
+    expect(events).toEqual({ 'sent:HTTP 200': rule.id, 'failed:the channel was deleted before the alert was sent': rule.id, 'pending:': rule.id })
+    await maintainApplication(deps, scope)
+    expect((await received(name)).length).toBe(1)
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { missingSecretMessage } from '../../worker/security/secret-box.ts'
+import { ALERTS_LOCAL_TARGETS_WARNING } from '../../worker/plugins/alerts/alerts-config.ts'
 import { createTestApp } from './helpers/api.ts'
 import { appDatabase } from './ingestion-helpers.ts'
 import { alertCall, alertingApp, createChannel, createRule, expectStatus, hookUrl, received } from './alerts-helpers.ts'
@@ -13,6 +14,17 @@ describe('alerting: the plugin switch (reference §4.1)', () => {
       const response = await alertCall(method!, api!, app, { body: method === 'GET' ? undefined : {} })
       expect([method, api, response.status, response.body]).toEqual([method, api, 404, DISABLED])
     }
+  })
+})
+
+describe('alerting configuration', () => {
+  it('has health warn while local targets are allowed, and not otherwise', async () => {
+    const on = await alertCall('GET', 'health', 'default')
+    expect(on.body.config_warnings).toContain(ALERTS_LOCAL_TARGETS_WARNING)
+    const off = await alertCall('GET', 'health', 'default', { env: { SERVICE_CONFIG: '{"alerts":{"timeout_ms":5000}}' } })
+    expect(off.body.config_warnings).not.toContain(ALERTS_LOCAL_TARGETS_WARNING)
+    const bad = await alertCall('GET', 'health', 'default', { env: { SERVICE_CONFIG: '{"alerts":{"timeout_ms":60000}}' } })
+    expect(bad.body.config_warnings).toContain('SERVICE_CONFIG alerts.timeout_ms must be an integer from 100 to 10000; using 10000.')
   })
 })
 

@@ -4,11 +4,13 @@ import type { AppScope } from '../../apps/app-scope.ts'
 import { scanAlerts } from './alert-scan.ts'
 import { ALERTS_SECTION } from './alerts-config.ts'
 import { ALERT_ROUTES } from './routes.ts'
+import { resendStalledAlerts } from './resend-stalled.ts'
 
 /**
  * Alerting (reference §4.2, issue 13, docs/alerts.md): Slack, Discord and webhook channels, rules for new,
  * reoccurring and spiking issues, a scan after every ingest — run after the response, so delivery never
- * slows ingest — and the log of what was sent.
+ * slows ingest — and the log of what was sent. The cron trigger sends alerts a scan claimed but could not
+ * deliver before its isolate ended.
  */
 export const alertsPlugin = definePlugin({
   id: 'alerts',
@@ -22,6 +24,9 @@ export const alertsPlugin = definePlugin({
   hooks: {
     afterIngest: async ({ scope, now, services }) => {
       services.waitUntil(scanInBackground(scope, services, now))
+    },
+    maintain: async ({ scope, now, services }) => {
+      await resendStalledAlerts(scope, services.secrets, services.config.section(ALERTS_SECTION), now)
     },
   },
 })

@@ -11,7 +11,8 @@ import { deliverAlert, type Delivery } from './deliver-alert.ts'
 
 /** One alert a scan decided on: what to send, where, and the key that makes it once-only. */
 export interface AlertToSend {
-  readonly ruleId: number
+  /** null once the rule was deleted (a stalled alert sent later). */
+  readonly ruleId: number | null
   readonly channelId: number
   readonly channelType: AlertChannelType
   readonly sealedUrl: string
@@ -73,7 +74,7 @@ export interface ClaimedSends {
 export async function sendClaimed(run: ClaimedSends): Promise<{ sent: number; failed: number }> {
   const { scope, at } = run
   const byKey = new Map(run.alerts.map((alert) => [alert.scanKey, alert]))
-  const outcomes: { id: number; ruleId: number; delivery: Delivery }[] = []
+  const outcomes: { id: number; ruleId: number | null; delivery: Delivery }[] = []
   for (const row of run.claimedRows) {
     const { id, scan_key } = readRow(row, { id: 'number', scan_key: 'string' }, 'claimed alert')
     const alert = byKey.get(scan_key)
