@@ -8,6 +8,7 @@ import type { ModuleInput } from '../../../shared/schemas/module.ts'
 import type { TagInput } from '../../../shared/schemas/tag.ts'
 import type { PluginView } from '../../../shared/schemas/plugin.ts'
 import type { IngestSettingsView } from '../../../shared/schemas/ingest.ts'
+import type { AlertChannel, AlertChannelInput, AlertEvent, AlertRule, AlertRuleInput, AlertTestResult } from '../../../shared/schemas/alerts.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -79,3 +80,14 @@ export const deleteLogs = (scope: DeletionScope, confirmation: string) =>
 export const getRetention = (signal?: Signal) => api<RetentionInfo>('processed-retention', { signal })
 /** "Prune archive now": applies the configured retention rules to the processed archive. */
 export const pruneArchive = () => api<RetentionResult>('processed-retention', { method: 'POST', body: {} })
+
+export const listAlertChannels = (signal?: Signal) => api<{ data: AlertChannel[] }>('alert-channels', { signal })
+export const createAlertChannel = (input: AlertChannelInput) => api<AlertChannel>('alert-channels', { method: 'POST', body: input })
+export const updateAlertChannel = (id: number, input: AlertChannelInput) => api<AlertChannel>('alert-channels', { method: 'PATCH', body: { id, ...input } })
+export const deleteAlertChannel = (id: number) => api<{ id: number; deleted: boolean }>('alert-channels', { method: 'DELETE', body: { id } })
+export const testAlertChannel = (id: number) => api<AlertTestResult>('alert-test', { body: { id } })
+export const listAlertRules = (signal?: Signal) => api<{ data: AlertRule[] }>('alert-rules', { signal })
+export const createAlertRule = (input: AlertRuleInput) => api<AlertRule>('alert-rules', { method: 'POST', body: input })
+export const updateAlertRule = (id: number, input: AlertRuleInput) => api<AlertRule>('alert-rules', { method: 'PATCH', body: { id, ...input } })
+export const deleteAlertRule = (id: number) => api<{ id: number; deleted: boolean }>('alert-rules', { method: 'DELETE', body: { id } })
+export const listAlertEvents = (signal?: Signal) => api<{ data: AlertEvent[] }>('alert-events', { query: { limit: 50 }, signal })
