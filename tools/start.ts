@@ -14,7 +14,7 @@
  * `PORT` (default 8787), `SERVICE_TOKEN`, `SERVICE_URL`, `SERVICE_SECRET` and `SERVICE_CONFIG` from the
  * environment are passed to the worker through a private env file (never on the command line).
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -74,17 +74,23 @@ async function main() {
   const crons = values['no-cron'] ? [] : readCronTriggers(readFileSync(join(ROOT, 'wrangler.toml'), 'utf8'))
   const stopCron = crons.length ? startLocalCron({ url: `http://${values.host}:${port}`, crons }) : () => {}
   if (crons.length) console.log(`Cron triggers fire locally on their schedule (UTC): ${crons.join(', ')} — disable with --no-cron`)
-  const shutdown = async () => {
+  supervise(wrangler, async () => {
     stopCron()
-    wrangler.kill('SIGTERM')
     await stop()
+  })
+}
+
+/** Ctrl-C (or SIGTERM) stops the server and then `cleanup`; the server exiting on its own runs `cleanup` too. */
+function supervise(server: ChildProcess, cleanup: () => Promise<void>): void {
+  const shutdown = async () => {
+    server.kill('SIGTERM')
+    await cleanup()
     process.exit(0)
   }
   process.on('SIGINT', shutdown)
   process.on('SIGTERM', shutdown)
-  wrangler.on('exit', async (code) => {
-    stopCron()
-    await stop()
+  server.on('exit', async (code) => {
+    await cleanup()
     process.exit(code ?? 0)
   })
 }
@@ -102,17 +108,7 @@ function serveOnDeno(options: { driver: Driver; host: string; port: number; envF
       env: { ...process.env, LOGS_DIR: join(STATE, 'logs'), MAINTENANCE_INTERVAL_MINUTES: cron ? '15' : '0', DENO_NO_UPDATE_CHECK: '1' },
     },
   )
-  const shutdown = async () => {
-    deno.kill('SIGTERM')
-    await stop()
-    process.exit(0)
-  }
-  process.on('SIGINT', shutdown)
-  process.on('SIGTERM', shutdown)
-  deno.on('exit', async (code) => {
-    await stop()
-    process.exit(code ?? 0)
-  })
+  supervise(deno, stop)
 }
 
 async function startDatabase(driver: Driver): Promise<{ vars: Record<string, string>; stop: () => Promise<void> }> {

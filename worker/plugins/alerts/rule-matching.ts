@@ -1,17 +1,7 @@
-import type { Severity } from '../../../shared/constants.ts'
-import type { AlertTrigger } from '../../../shared/schemas/alerts.ts'
+import type { AlertRule } from '../../../shared/schemas/alerts.ts'
 
 /** What a rule filters on (reference §4.2). */
-export interface RuleFilter {
-  readonly trigger_type: AlertTrigger
-  /** Empty: every severity. */
-  readonly severities: readonly Severity[]
-  readonly module_id: number | null
-  readonly min_count: number
-  readonly spike_factor: number
-  readonly cooldown_minutes: number
-  readonly last_triggered_at: string | null
-}
+export type RuleFilter = Pick<AlertRule, 'trigger_type' | 'severities' | 'module_id' | 'min_count' | 'spike_factor' | 'cooldown_minutes' | 'last_triggered_at'>
 
 export interface CandidateIssue {
   readonly id: number
