@@ -203,6 +203,11 @@ describe('alerting scans after ingest (reference §4.2)', () => {
     expect(await bodies(name)).toEqual([expect.objectContaining({ summary: '2 new issues' })])
     expect(await scan()).toEqual({ scanned: true, sent: 0, failed: 0 })
     expect((await received(name)).length).toBe(1)
+    // A damaged cursor starts again at the newest ids: nothing replayed, later issues alert again.
+    const db = await appDatabase(app)
+    await db.db.execute({ sql: `UPDATE ${db.t.settings} SET value = 'garbage' WHERE ${db.db.dialect.quote('key')} = 'alerts.cursor'` })
+    expect(await scan()).toEqual({ scanned: false, sent: 0, failed: 0 })
+    expect(await scan()).toEqual({ scanned: true, sent: 0, failed: 0 })
     await alertCall('POST', 'plugins', app, { body: { id: 'alerts', enabled: true } })
     expect((await alertEvents(app)).map((event) => event.status)).toEqual(['sent'])
   })

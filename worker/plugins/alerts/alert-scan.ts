@@ -77,7 +77,9 @@ export async function scanAlerts(scan: AlertScan): Promise<ScanOutcome> {
   const from = parseCursor(stored)
   const max = readRow(maxima.rows[0], { group_id: 'number', history_id: 'number' }, 'alert maxima')
   if (from === null || stored === null) {
-    await scope.db.batch([initCursorStatement(scope, { ...max, claim: randomToken() }, at)])
+    // No cursor yet (or an unreadable one): start it at the newest ids, sending nothing.
+    const start = { ...max, claim: randomToken() }
+    await scope.db.batch([stored === null ? initCursorStatement(scope, start, at) : moveCursorStatement(scope, stored, start, at)])
     return { scanned: false, sent: 0, failed: 0 }
   }
   const rules = ruleRows.rows.map((row) => {
