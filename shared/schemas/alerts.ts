@@ -165,3 +165,8 @@ export interface AlertPayload {
   readonly more: number
   readonly url: string | null
 }
+
+/** `POST ?api=alert-preview`: what a rule would have sent over the last 24 hours; `count` is every matching issue. */
+export interface AlertPreview extends AlertPayload {
+  readonly count: number
+}

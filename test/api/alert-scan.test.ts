@@ -236,3 +236,37 @@ describe('alerting scans after ingest (reference §4.2)', () => {
     expect((await received(name)).length).toBe(1)
   })
 })
+
+describe('alert-preview', () => {
+  it('shows what a rule would have sent over the last 24 hours, without sending or storing anything', async () => {
+    const app = await alertingApp('alert-preview')
+    const { name } = await webhookRule(app, { trigger_type: 'reoccurrence' })
+    await uploadLog(
+      app,
+      laravelEntries([
+        { at: minutesAgo(50), message: 'Preview alpha broke' },
+        { at: minutesAgo(40), level: 'CRITICAL', message: 'Preview beta broke' },
+        { at: minutesAgo(30), level: 'CRITICAL', message: 'Preview beta broke' },
+        { at: minutesAgo(20), level: 'CRITICAL', message: 'Preview beta broke' },
+      ]),
+    )
+    const preview = (body: Record<string, unknown>) => expectStatus(alertCall('POST', 'alert-preview', app, { body }), 200)
+    expect(await preview({ trigger_type: 'new_error' })).toEqual({
+      trigger: 'new_error',
+      summary: '2 new issues',
+      items: [
+        { severity: 'ERROR', title: 'Preview alpha broke', count: 1 },
+        { severity: 'CRITICAL', title: 'Preview beta broke', count: 3 },
+      ],
+      more: 0,
+      url: null,
+      count: 2,
+    })
+    expect(await preview({ trigger_type: 'new_error', severities: ['CRITICAL'], min_count: 4 })).toMatchObject({ summary: '0 new issues', items: [], count: 0 })
+    expect(await preview({ trigger_type: 'spike' })).toMatchObject({ summary: '1 issue spiking', items: [{ title: 'Preview beta broke', count: 3 }], count: 1 })
+    expect(await preview({ trigger_type: 'reoccurrence' })).toMatchObject({ summary: '0 issues reoccurred', count: 0 })
+    expect(await alertCall('POST', 'alert-preview', app, { body: {} })).toMatchObject({ status: 422, body: { error: 'Trigger must be new_error, reoccurrence, or spike.' } })
+    expect(await received(name)).toEqual([])
+    expect(await alertEvents(app)).toEqual([])
+  })
+})

@@ -8,7 +8,7 @@ import type { ModuleInput } from '../../../shared/schemas/module.ts'
 import type { TagInput } from '../../../shared/schemas/tag.ts'
 import type { PluginView } from '../../../shared/schemas/plugin.ts'
 import type { IngestSettingsView } from '../../../shared/schemas/ingest.ts'
-import type { AlertChannel, AlertChannelInput, AlertEvent, AlertRule, AlertRuleInput, AlertTestResult } from '../../../shared/schemas/alerts.ts'
+import type { AlertChannel, AlertChannelInput, AlertEvent, AlertPreview, AlertRule, AlertRuleInput, AlertTestResult } from '../../../shared/schemas/alerts.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -89,5 +89,6 @@ export const testAlertChannel = (id: number) => api<AlertTestResult>('alert-test
 export const listAlertRules = (signal?: Signal) => api<{ data: AlertRule[] }>('alert-rules', { signal })
 export const createAlertRule = (input: AlertRuleInput) => api<AlertRule>('alert-rules', { method: 'POST', body: input })
 export const updateAlertRule = (id: number, input: AlertRuleInput) => api<AlertRule>('alert-rules', { method: 'PATCH', body: { id, ...input } })
+export const previewAlertRule = (input: AlertRuleInput) => api<AlertPreview>('alert-preview', { body: input })
 export const deleteAlertRule = (id: number) => api<{ id: number; deleted: boolean }>('alert-rules', { method: 'DELETE', body: { id } })
 export const listAlertEvents = (signal?: Signal) => api<{ data: AlertEvent[] }>('alert-events', { query: { limit: 50 }, signal })

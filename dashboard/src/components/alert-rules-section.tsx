@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { SEVERITIES, type Severity } from '../../../shared/constants.ts'
-import { ALERT_TRIGGERS, type AlertChannel, type AlertRule, type AlertRuleInput, type AlertTrigger } from '../../../shared/schemas/alerts.ts'
-import { createAlertRule, deleteAlertRule, updateAlertRule } from '../api/endpoints.ts'
+import { ALERT_TRIGGERS, type AlertChannel, type AlertPreview, type AlertRule, type AlertRuleInput, type AlertTrigger } from '../../../shared/schemas/alerts.ts'
+import { createAlertRule, deleteAlertRule, previewAlertRule, updateAlertRule } from '../api/endpoints.ts'
 import type { Module } from '../api/types.ts'
 import { useMutation } from '../state/use-mutation.ts'
 import { Field, fieldProps } from './field.tsx'
@@ -88,23 +88,28 @@ function RuleForm({ rule, channels, modules, onDone }: { rule?: AlertRule; chann
   const [spikeFactor, setSpikeFactor] = useState(String(rule?.spike_factor ?? 3))
   const [cooldown, setCooldown] = useState(String(rule?.cooldown_minutes ?? 60))
   const [error, setError] = useState<string>()
+  const [preview, setPreview] = useState<AlertPreview | null>(null)
   const { busy, run } = useMutation()
   const prefix = rule ? `rule-${rule.id}` : 'rule-new'
+  const input = (): AlertRuleInput => ({
+    name,
+    channel_id: channelId,
+    trigger_type: trigger,
+    severities: [...severities],
+    module_id: moduleId,
+    min_count: Number(minCount),
+    spike_factor: Number(spikeFactor),
+    cooldown_minutes: Number(cooldown),
+    enabled: rule?.enabled ?? true,
+  })
+  const showPreview = () => {
+    setError(undefined)
+    run(() => previewAlertRule(input()), { done: (result) => void setPreview(result), failed: setError, invalidate: false })
+  }
   const submit = (event: Event) => {
     event.preventDefault()
     setError(undefined)
-    const input: AlertRuleInput = {
-      name,
-      channel_id: channelId,
-      trigger_type: trigger,
-      severities: [...severities],
-      module_id: moduleId,
-      min_count: Number(minCount),
-      spike_factor: Number(spikeFactor),
-      cooldown_minutes: Number(cooldown),
-      enabled: rule?.enabled ?? true,
-    }
-    run(() => (rule ? updateAlertRule(rule.id, input) : createAlertRule(input)), {
+    run(() => (rule ? updateAlertRule(rule.id, input()) : createAlertRule(input())), {
       done: (saved) => {
         onDone()
         return `${rule ? 'Saved' : 'Added'} ${saved.name}`
@@ -166,7 +171,21 @@ function RuleForm({ rule, channels, modules, onDone }: { rule?: AlertRule; chann
         </Field>
       </div>
       {error && <p class="field-error" role="alert">{error}</p>}
+      {preview && (
+        <div class="alert-preview" role="status" data-testid="alert-preview">
+          <strong>Last 24 h{trigger === 'spike' ? ' (spiking now)' : ''}: {preview.count === 0 ? 'nothing would have been sent' : preview.summary}</strong>
+          {preview.items.length > 0 && (
+            <ul>
+              {preview.items.map((item) => (
+                <li key={item.title}>[{item.severity}] {item.title} ({item.count}×)</li>
+              ))}
+              {preview.more > 0 && <li class="muted">…and {preview.more} more</li>}
+            </ul>
+          )}
+        </div>
+      )}
       <div class="form-actions">
+        <button type="button" class="button button-ghost" onClick={showPreview} disabled={busy}>Preview last 24 h</button>
         <button type="submit" class="button button-primary" disabled={busy}>{busy ? 'Saving…' : rule ? 'Save rule' : 'Add rule'}</button>
         <button type="button" class="button button-ghost" onClick={onDone} disabled={busy}>Cancel</button>
       </div>

@@ -1,3 +1,4 @@
+import type { Statement } from '../../../drivers/driver.ts'
 import { namedBatch } from '../../../drivers/named-batch.ts'
 import { readRow } from '../../../drivers/read-row.ts'
 import { ALERT_CHANNEL_TYPES, ALERT_TRIGGERS, type AlertPayload, type AlertTrigger } from '../../../shared/schemas/alerts.ts'
@@ -87,8 +88,6 @@ export async function scanAlerts(scan: AlertScan): Promise<ScanOutcome> {
     return { ...rule, filter: toRuleFilter(rule) }
   })
   const wants = (trigger: AlertTrigger) => rules.some((rule) => rule.trigger_type === trigger)
-  const hourAgo = toTimestamp(new Date(now.getTime() - 3_600_000))
-  const dayAgo = toTimestamp(new Date(now.getTime() - 86_400_000))
   const { fresh, reoccurred, spikes } = await namedBatch(
     scope.db,
     {
@@ -107,15 +106,7 @@ export async function scanAlerts(scan: AlertScan): Promise<ScanOutcome> {
               args: [from.history_id, max.history_id],
             }
           : null,
-      spikes: wants('spike')
-        ? {
-            sql: `SELECT g.id, g.severity, g.title, g.count, g.module_id, n.recent, n.total
-              FROM (SELECT o.group_id, SUM(CASE WHEN o.occurred_at >= ? THEN 1 ELSE 0 END) AS recent, COUNT(*) AS total
-                FROM ${t.occurrences} o WHERE o.occurred_at >= ? GROUP BY o.group_id) n
-              JOIN ${t.groups} g ON g.id = n.group_id WHERE n.recent > 0 ORDER BY n.recent DESC, g.id`,
-            args: [hourAgo, dayAgo],
-          }
-        : null,
+      spikes: wants('spike') ? spikeCandidatesStatement(scope, now) : null,
     },
     { mode: 'read' },
   )
@@ -139,6 +130,18 @@ export async function scanAlerts(scan: AlertScan): Promise<ScanOutcome> {
   }
   const claimed = await scope.db.batch([moveCursorStatement(scope, stored, to, at), ...claimAlertsStatements(scope, alerts, to, at)])
   return { scanned: true, ...(await sendClaimed({ ...scan, claimedRows: claimed.at(-1)?.rows ?? [], alerts, at })) }
+}
+
+/** Issues with occurrences in the last hour: `recent` (that hour) and `total` (the last 24 hours), most recent first. */
+export function spikeCandidatesStatement(scope: AppScope, now: Date): Statement {
+  const { t } = scope
+  return {
+    sql: `SELECT g.id, g.severity, g.title, g.count, g.module_id, n.recent, n.total
+      FROM (SELECT o.group_id, SUM(CASE WHEN o.occurred_at >= ? THEN 1 ELSE 0 END) AS recent, COUNT(*) AS total
+        FROM ${t.occurrences} o WHERE o.occurred_at >= ? GROUP BY o.group_id) n
+      JOIN ${t.groups} g ON g.id = n.group_id WHERE n.recent > 0 ORDER BY n.recent DESC, g.id`,
+    args: [toTimestamp(new Date(now.getTime() - 3_600_000)), toTimestamp(new Date(now.getTime() - 86_400_000))],
+  }
 }
 
 /** The issues a rule alerts about this scan, each once. */

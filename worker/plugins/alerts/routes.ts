@@ -12,6 +12,7 @@ import { createChannel, deleteChannel, listChannels, updateChannel, type Channel
 import { alertEventsLimit, listAlertEvents, testChannel } from './alert-events.ts'
 import { createRule, deleteRule, listRules, updateRule } from './alert-rules.ts'
 import { ALERTS_SECTION } from './alerts-config.ts'
+import { previewRule } from './alert-preview.ts'
 
 function channelWriter(request: ApiRequest, deps: Deps): ChannelWriter {
   return { scope: scopeOf(request), secrets: deps.secrets, allowLocal: deps.config.section(ALERTS_SECTION).allow_local_targets, now: toTimestamp(deps.now()) }
@@ -65,6 +66,12 @@ export const ALERT_ROUTES: readonly PluginRoute[] = [
         const { id } = await readJson(request, AlertTestSchema, deps.config.maxBodyBytes)
         return json(await testChannel(scopeOf(request), deps.secrets, deps.config.section(ALERTS_SECTION), id, deps.config.serviceUrl))
       },
+    },
+  },
+  {
+    endpoint: 'alert-preview',
+    handlers: {
+      POST: async (request, deps) => json(await previewRule(scopeOf(request), await readJson(request, AlertRuleInputSchema, deps.config.maxBodyBytes), deps.now())),
     },
   },
   {
