@@ -41,7 +41,7 @@ async function send(request: FuzzRequest): Promise<Outcome> {
   const hasBody = request.body !== undefined && !['GET', 'HEAD'].includes(request.method.toUpperCase())
   const fetchRequest = new Request(url, { method: request.method, headers: request.headers, body: hasBody ? request.body : undefined })
   const ctx = createExecutionContext()
-  const testEnv = { ...env, ...(request.withToken ? { SERVICE_TOKEN: 'T' } : {}) } as Env
+  const testEnv = { ...env, SERVICE_SECRET: 'fuzz-secret', ...(request.withToken ? { SERVICE_TOKEN: 'T' } : {}) } as Env
   const response = await worker.fetch(fetchRequest as Request<unknown, IncomingRequestCfProperties>, testEnv, ctx)
   await waitOnExecutionContext(ctx)
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() }
@@ -72,6 +72,7 @@ describe(`fuzz: ${REQUESTS} malformed requests across every endpoint on ${DRIVER
   let known: { app: string; issueIds: number[]; tagIds: number[]; occurrenceIds: number[]; sourceIds: number[] }
   beforeAll(async () => {
     app = await createTestApp('fuzz')
+    expect((await post('plugins', { id: 'alerts', enabled: true }, { query: { app } })).status).toBe(200)
     const issues = [await createIssue(app, { title: 'Fuzz target one' }), await createIssue(app, { title: 'Fuzz target two' })]
     const tags = [await createTag(app, { name: 'fuzzed', match_word: 'checkout' }), await createTag(app, { name: 'plain' })]
     const imported = await upload(app, 'fuzz/app.log', topicLines('fuzz', 6))

@@ -44,6 +44,15 @@ export const FUZZ_ENDPOINTS: Record<string, { readonly methods: readonly string[
   'delete-logs': { methods: ['POST'], query: [], fields: ['date', 'source_id', 'confirmation'] },
   'processed-retention': { methods: ['GET', 'POST'], query: [], fields: ['processed_max_age_days', 'processed_max_files'] },
   plugins: { methods: ['GET', 'POST', 'PUT', 'PATCH'], query: [], fields: ['id', 'enabled'] },
+  'alert-channels': { methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], query: ['id'], fields: ['id', 'name', 'type', 'url', 'enabled'] },
+  'alert-rules': {
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    query: ['id'],
+    fields: ['id', 'name', 'channel_id', 'trigger_type', 'severities', 'module_id', 'min_count', 'spike_factor', 'cooldown_minutes', 'enabled'],
+  },
+  'alert-test': { methods: ['POST'], query: [], fields: ['id'] },
+  'alert-preview': { methods: ['POST'], query: [], fields: ['trigger_type', 'severities', 'module_id', 'min_count', 'spike_factor'] },
+  'alert-events': { methods: ['GET'], query: ['limit'], fields: [] },
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'PURGE', 'get']
