@@ -1,10 +1,10 @@
-import { logFailure } from '../../log-failure.ts'
 import { definePlugin, type HookServices } from '../plugin.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { scanAlerts } from './alert-scan.ts'
 import { ALERTS_SECTION } from './alerts-config.ts'
 import { ALERT_ROUTES } from './routes.ts'
 import { resendStalledAlerts } from './resend-stalled.ts'
+import { ScanScheduler } from './scan-scheduler.ts'
 
 /**
  * Alerting (reference §4.2, issue 13, docs/alerts.md): Slack, Discord and webhook channels, rules for new,
@@ -22,8 +22,8 @@ export const alertsPlugin = definePlugin({
   config: ALERTS_SECTION,
   routes: ALERT_ROUTES,
   hooks: {
-    afterIngest: async ({ scope, now, services }) => {
-      services.waitUntil(scanInBackground(scope, services, now))
+    afterIngest: async ({ scope, services }) => {
+      scans.schedule(scope.app.id, () => scan(scope, services), services.waitUntil)
     },
     maintain: async ({ scope, now, services }) => {
       await resendStalledAlerts(scope, services.secrets, services.config.section(ALERTS_SECTION), now)
@@ -31,11 +31,9 @@ export const alertsPlugin = definePlugin({
   },
 })
 
-/** A scan after the response; its failure is logged (the ingest that ran it has long answered). */
-async function scanInBackground(scope: AppScope, services: HookServices, now: Date): Promise<void> {
-  try {
-    await scanAlerts({ scope, secrets: services.secrets, settings: services.config.section(ALERTS_SECTION), serviceUrl: services.config.serviceUrl, now })
-  } catch (error) {
-    logFailure(`alert scan of application ${scope.app.id} failed`, error)
-  }
+/** Per isolate (module scope): one scan at a time per application. */
+const scans = new ScanScheduler()
+
+function scan(scope: AppScope, services: HookServices) {
+  return scanAlerts({ scope, secrets: services.secrets, settings: services.config.section(ALERTS_SECTION), serviceUrl: services.config.serviceUrl, now: new Date() })
 }
