@@ -40,7 +40,8 @@ function apiProject(driver: DriverTarget): TestProjectInlineConfiguration {
 
 /**
  * The API files the Deno legs run (issue 11: conventions, tags, issues, upload/import, summary, and the
- * rest that need no queue batches or workerd internals), against the Deno entry under `deno serve`.
+ * rest that need no queue batches or workerd internals — alerting's endpoints and deliveries too), against
+ * the Deno entry under `deno serve`.
  */
 export const DENO_API_FILES = [
   'test/api/spine.test.ts',
@@ -51,6 +52,7 @@ export const DENO_API_FILES = [
   'test/api/summary.test.ts',
   'test/api/ingestion.test.ts',
   'test/api/ingestion-background.test.ts',
+  'test/api/alerts.test.ts',
 ]
 
 /**

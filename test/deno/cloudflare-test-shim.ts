@@ -16,7 +16,7 @@ if (!bindings) throw new Error(`no database is running for the ${driver} leg`)
 export const server = await startDenoServer(bindings)
 afterAll(() => server.stop())
 
-export const env = { ...bindings, LOUPE_TEST_DRIVER: driver, LOUPE_TEST_RUNTIME: 'deno', LOGS: directoryBucket(server.logsDir) }
+export const env = { ...bindings, LOUPE_TEST_DRIVER: driver, LOUPE_TEST_RUNTIME: 'deno', WEBHOOK_RECEIVER_URL: inject('webhookReceiverUrl'), LOGS: directoryBucket(server.logsDir) }
 
 export function createExecutionContext() {
   return { waitUntil() {}, passThroughOnException() {}, props: {} }
