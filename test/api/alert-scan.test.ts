@@ -237,6 +237,20 @@ describe('alerting scans after ingest (reference §4.2)', () => {
   })
 })
 
+describe('alerting after HTTP ingest', () => {
+  it('alerts on a new issue an application reported over HTTP (the digest runs the scan after its batch)', async () => {
+    const app = await alertingApp('alert-http')
+    await expectStatus(alertCall('POST', 'plugins', app, { body: { id: 'http_ingest', enabled: true } }), 200)
+    const { key } = await expectStatus(alertCall('GET', 'ingest-settings', app), 200)
+    const { name } = await webhookRule(app, { trigger_type: 'new_error', cooldown_minutes: 0 })
+    const accepted = await alertCall('POST', 'ingest', app, { body: { message: 'Stripe webhook signature invalid', severity: 'CRITICAL' }, headers: { 'X-Loupe-Ingest-Key': key } })
+    expect(accepted.status, accepted.text).toBe(202)
+    const deadline = Date.now() + 10_000
+    while ((await received(name)).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(await bodies(name)).toEqual([{ trigger: 'new_error', summary: '1 new issue', items: [{ severity: 'CRITICAL', title: 'Stripe webhook signature invalid', count: 1 }], more: 0, url: null }])
+  })
+})
+
 describe('alert-preview', () => {
   it('shows what a rule would have sent over the last 24 hours, without sending or storing anything', async () => {
     const app = await alertingApp('alert-preview')
