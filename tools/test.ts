@@ -33,7 +33,7 @@ export const DENO_PATH = 'node_modules/.bin/deno'
 async function denoChecks(): Promise<boolean> {
   const denoTests = readdirSync('test/deno').filter((name) => name.endsWith('.deno.ts')).map((name) => `test/deno/${name}`)
   const runs = [
-    ['check', 'worker/', 'shared/', 'drivers/', 'test/deno/test-entry.ts', ...denoTests],
+    ['check', '--quiet', 'worker/', 'shared/', 'drivers/', 'test/deno/test-entry.ts', ...denoTests],
     ['test', '--allow-read', '--allow-write', ...denoTests],
   ]
   for (const args of runs) {
