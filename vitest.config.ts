@@ -40,8 +40,8 @@ function apiProject(driver: DriverTarget): TestProjectInlineConfiguration {
 
 /**
  * The API files the Deno legs run (issue 11: conventions, tags, issues, upload/import, summary, and the
- * rest that need no queue batches or workerd internals — alerting's endpoints and deliveries too), against
- * the Deno entry under `deno serve`.
+ * rest that need no queue batches or workerd internals: alerting, HTTP and Sentry ingest, sources, NUL bytes),
+ * against the Deno entry under `deno serve`. (alert-scan's two in-process scan tests run in Node there.)
  */
 export const DENO_API_FILES = [
   'test/api/spine.test.ts',
@@ -53,6 +53,14 @@ export const DENO_API_FILES = [
   'test/api/ingestion.test.ts',
   'test/api/ingestion-background.test.ts',
   'test/api/alerts.test.ts',
+  'test/api/alert-scan.test.ts',
+  'test/api/ingest.test.ts',
+  'test/api/ingest-settings.test.ts',
+  'test/api/sentry-ingest.test.ts',
+  'test/api/issues-ingested.test.ts',
+  'test/api/nul-bytes.test.ts',
+  'test/api/ingestion-formats.test.ts',
+  'test/api/sources.test.ts',
 ]
 
 /**

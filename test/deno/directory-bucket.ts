@@ -1,8 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 
 /**
- * The part of R2's bucket API the API tests use (`put`, `get`, `list`), over the directory the Deno
+ * The part of R2's bucket API the API tests use (`put`, `get`, `list`, `delete`), over the directory the Deno
  * server's log store uses (worker/platform/deno/fs-log-store.ts: `<dir>/<key>`), so a test can drop a
  * file into `incoming/` or read the archive as it does on miniflare's R2.
  */
@@ -20,6 +20,9 @@ export function directoryBucket(directory: string) {
       } catch {
         return null
       }
+    },
+    async delete(key: string) {
+      rmSync(pathOf(key), { force: true })
     },
     async list(options: { prefix?: string } = {}) {
       const prefix = options.prefix ?? ''
