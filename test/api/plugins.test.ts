@@ -7,7 +7,7 @@ import { definePlugin } from '../../worker/plugins/plugin.ts'
 import { defineSection, integerSetting } from '../../worker/config/config-section.ts'
 import { json } from '../../worker/http/respond.ts'
 import { appSettings } from '../../worker/settings/app-settings.ts'
-import { call, createTestApp, get, post } from './helpers/api.ts'
+import { call, createTestApp, DRIVER, get, post } from './helpers/api.ts'
 import { createIssue, expectRoundTrips } from './helpers/fixtures.ts'
 import { topicLines } from './import-harness.ts'
 import { appDatabase, upload } from './ingestion-helpers.ts'
@@ -159,6 +159,19 @@ describe('a plugin: its routes, switch and hooks', () => {
     const { db, t, rows } = await appDatabase(app)
     const key = db.dialect.quote('key')
     expect(await rows(`SELECT value FROM ${t.settings} WHERE ${key} = 'probe.ingested'`)).toEqual([{ value: 'file:7' }])
+  })
+
+  it('reads the switches of afterIngest plugins with the import settings: an import with alerting on costs no extra round trip', async () => {
+    const plain = createApp({ plugins: [], runtime: cloudflareRuntime })
+    const [alerting, bare] = [await createTestApp('rt-alerting'), await createTestApp('rt-bare')]
+    expect((await post('plugins', { id: 'alerts', enabled: true }, { query: { app: alerting } })).status).toBe(200)
+    for (const name of ['warm.log', 'measured.log']) {
+      const on = await upload(alerting, `rt/${name}`, topicLines(name, 3))
+      const off = await upload(bare, `rt/${name}`, topicLines(name, 3), { worker: plain })
+      expect([on.status, off.status]).toEqual([200, 200])
+      // PlanetScale sends a read batch's statements as concurrent requests: one more, in parallel with the others.
+      if (name === 'measured.log') expect(on.roundTrips).toBe(off.roundTrips + (DRIVER === 'planetscale' ? 1 : 0))
+    }
   })
 
   it('runs no hook while the plugin is off', async () => {

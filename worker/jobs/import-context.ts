@@ -4,6 +4,7 @@ import type { AppScope } from '../apps/app-scope.ts'
 import type { ImportLimits } from './import-limits.ts'
 import type { FailureRow } from './failed-files.ts'
 import type { ImportResult } from './import-result.ts'
+import type { PluginSettings } from '../plugins/plugin-settings.ts'
 import type { LogStore } from '../intake/log-store.ts'
 
 /** What one import run (a request, or one queue message of a job) works with. */
@@ -26,6 +27,8 @@ export interface ImportContext {
   /** The application's failure rows by `ref`, read at the start of the run and kept current by it. */
   readonly failures: Map<string, FailureRow>
   /** Called as work advances (throttled by the callee): job progress rows and lock renewal. */
+  /** Switches and failures of the plugins with an `afterIngest` hook, read with the run's settings; null when none has one. */
+  readonly pluginSettings: PluginSettings | null
   readonly progress: (update: ProgressUpdate) => Promise<void>
 }
 

@@ -10,7 +10,7 @@ import { acquireImportLock, IMPORT_RUNNING_MESSAGE, type ImportLock } from './im
 import { sendJobMessage } from './job-message.ts'
 import { presentResult } from './import-result.ts'
 import { runImport } from './run-import.ts'
-import { createImportContext, finalizeImport } from './import-session.ts'
+import { createImportContext, finalizeImport, runAfterIngestHooks } from './import-session.ts'
 import { stagedUploads, withStaged } from '../intake/pending-work.ts'
 import { OperationalError } from '../errors.ts'
 import type { LogStore } from '../intake/log-store.ts'
@@ -20,6 +20,8 @@ export interface RequestRun {
   readonly response: ImportResponse
   /** A job this run created: its first queue message is sent after the lock is released (`importUnderLock`). */
   readonly created: ImportJob | null
+  /** A finished import's `afterIngest` hooks: run as the request's last work (`importUnderLock`). */
+  readonly hooks: (() => Promise<void>) | null
 }
 
 /**
@@ -48,6 +50,8 @@ export async function importUnderLock<T = ImportResponse>(
   if (run.created) return { ...run.response, job: await sendJobMessage(deps, scope, run.created) }
   // A job still running picks up new uploads in its next step; a closed import must look once more.
   if (!run.response.job) await startStagedUploads(deps, scope)
+  // Last, so what the hooks defer past the response (alert scans) starts after this request's own queries.
+  await run.hooks?.()
   return run.response
 }
 
@@ -67,11 +71,11 @@ export async function runRequestImport(
   const result = { ...presentResult(ctx.result), already_ingested: ctx.alreadyIngested }
   if (outcome.remainingFiles > 0) {
     const { job, created } = await openBackgroundJob(deps, scope, options.kind, { files: outcome.remainingFiles, bytes: outcome.remainingBytes })
-    return { response: { ...result, retention: null, job }, created: created ? job : null }
+    return { response: { ...result, retention: null, job }, created: created ? job : null, hooks: null }
   }
-  const retention = await finalizeImport(deps, scope, logs, options.kind === 'import-incoming', ctx.result.events)
+  const retention = await finalizeImport(ctx, deps, options.kind === 'import-incoming')
   await closeOpenJobs(scope, toTimestamp(deps.now()))
-  return { response: { ...result, retention, job: null }, created: null }
+  return { response: { ...result, retention, job: null }, created: null, hooks: () => runAfterIngestHooks(ctx, deps, ctx.result.events) }
 }
 
 /**

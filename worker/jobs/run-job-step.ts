@@ -8,7 +8,7 @@ import { acquireImportLock, type ImportLock } from './import-lock.ts'
 import { sendJobMessage, type ImportMessage } from './job-message.ts'
 import { emptyResult, mergeResults, presentResult } from './import-result.ts'
 import { runImport } from './run-import.ts'
-import { createImportContext, finalizeImport } from './import-session.ts'
+import { createImportContext, finalizeImport, runAfterIngestHooks } from './import-session.ts'
 import { startStagedUploads } from './request-import.ts'
 import { STORAGE_MISSING_MESSAGE } from '../intake/log-storage.ts'
 import { openScopeIfRegistered } from '../apps/open-scope.ts'
@@ -78,10 +78,11 @@ async function runJobStep(deps: Deps, scope: AppScope, job: ImportJob, logs: Log
       await scope.db.execute(updateJobStatement(scope, job.id, { ...progress, result: merged, bytes_total: bytesDone + outcome.remainingBytes, status: 'running', message: null }, stamp()))
       return 'continues'
     }
-    const retention = await finalizeImport(deps, scope, logs, job.kind === 'import-incoming', merged.events)
+    const retention = await finalizeImport(ctx, deps, job.kind === 'import-incoming')
     await scope.db.execute(
       updateJobStatement(scope, job.id, { ...progress, result: { ...merged, retention }, bytes_total: bytesDone, status: 'success', current_file: null, message: null, finished_at: stamp() }, stamp()),
     )
+    await runAfterIngestHooks(ctx, deps, merged.events)
     return 'closed'
   } catch (error) {
     if (!(error instanceof AppError)) logFailure(`import job ${scope.app.id}#${job.id} failed`, error)

@@ -36,6 +36,7 @@ describe.each(TARGETS)('importFile on %s', { timeout: 60_000 }, (target) => {
     touched: new Set(),
     alreadyIngested: [],
     failures: new Map(),
+    pluginSettings: null,
     progress: async () => {},
   })
   const state = async () => {

@@ -12,6 +12,8 @@ function gatedScan() {
   return { state, scan, release: () => release() }
 }
 
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+
 describe('ScanScheduler', () => {
   it('runs one scan per application at a time, and once more for everything that arrived meanwhile', async () => {
     const scheduler = new ScanScheduler()
@@ -19,9 +21,12 @@ describe('ScanScheduler', () => {
     const gate = gatedScan()
     for (let i = 0; i < 5; i++) scheduler.schedule('shop', gate.scan, (promise) => background.push(promise))
     expect(background).toHaveLength(1)
+    // It starts a timer turn later, after the ingest's response.
+    expect(gate.state.runs).toBe(0)
+    await tick()
     expect(gate.state.runs).toBe(1)
     gate.release()
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    await tick()
     expect(gate.state.runs).toBe(2)
     gate.release()
     await Promise.all(background)
