@@ -19,12 +19,15 @@ describe('ScanScheduler', () => {
     const scheduler = new ScanScheduler()
     const background: Promise<unknown>[] = []
     const gate = gatedScan()
-    for (let i = 0; i < 5; i++) scheduler.schedule('shop', gate.scan, (promise) => background.push(promise))
+    for (let i = 0; i < 3; i++) scheduler.schedule('shop', gate.scan, (promise) => background.push(promise))
     expect(background).toHaveLength(1)
-    // It starts a timer turn later, after the ingest's response.
+    // It starts a timer turn later, after the ingest's response, and covers what was asked before it looked.
     expect(gate.state.runs).toBe(0)
     await tick()
     expect(gate.state.runs).toBe(1)
+    // Asked while it runs: one more scan, however many asked.
+    for (let i = 0; i < 4; i++) scheduler.schedule('shop', gate.scan, (promise) => background.push(promise))
+    expect(background).toHaveLength(1)
     gate.release()
     await tick()
     expect(gate.state.runs).toBe(2)
