@@ -43,8 +43,7 @@ export function createSecretBox(secret: string | null | undefined): SecretBox {
       },
     }
   }
-  let key: Promise<CryptoKey> | undefined
-  const aesKey = () => (key ??= deriveKey(material))
+  const aesKey = () => derivedKey(material)
   return {
     async seal(plaintext, context) {
       const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES))
@@ -71,6 +70,24 @@ export function createSecretBox(secret: string | null | undefined): SecretBox {
   }
 }
 
+/**
+ * The derived key per secret, kept for the isolate's life: a box is made per request, and deriving (HKDF) on
+ * every request that opens a secret — each ingest request opens its key — is work the answer never changes.
+ * A handful of entries at most (one per SERVICE_SECRET the isolate has seen).
+ */
+const derivedKeys = new Map<string, Promise<CryptoKey>>()
+
+function derivedKey(secret: string): Promise<CryptoKey> {
+  let key = derivedKeys.get(secret)
+  if (!key) {
+    if (derivedKeys.size >= 8) derivedKeys.clear()
+    key = deriveKey(secret)
+    derivedKeys.set(secret, key)
+    key.catch(() => derivedKeys.delete(secret))
+  }
+  return key
+}
+
 async function deriveKey(secret: string): Promise<CryptoKey> {
   const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey'])
   return crypto.subtle.deriveKey(
@@ -82,13 +99,13 @@ async function deriveKey(secret: string): Promise<CryptoKey> {
   )
 }
 
-/** `app:<id>:<setting>` → the setting's words for the 422 ("http_ingest.key" → "http_ingest.key"). */
 /** What users call the secrets sealed under each setting (the 422 names it). */
 const SECRET_NAMES: Readonly<Record<string, string>> = {
   'http_ingest.key': 'the ingest key',
   'alerts.channel_url': 'the alert channel URL',
 }
 
+/** `app:<id>:<setting>` → the setting's words for the 422 ("alerts.channel_url" → "the alert channel URL"). */
 function describeContext(context: string): string {
   const setting = context.split(':').pop() || context
   return SECRET_NAMES[setting] ?? `the secret ${setting}`
