@@ -23,8 +23,8 @@ const RENEW_INTERVAL_MS = 30_000
 
 /**
  * Sets up one import run under a held lock: the allow-list, import version, failure rows and the switches of
- * plugins with an `afterIngest` hook are read once (one round trip), and progress goes to the job's row (when the run belongs to a job) at most once a second,
- * renewing the lock as it goes.
+ * plugins with an `afterIngest` hook are read once (one round trip), and progress goes to the job's row (when
+ * the run belongs to a job) at most once a second, renewing the lock as it goes.
  */
 export async function createImportContext(
   deps: Deps,
