@@ -1,4 +1,5 @@
 import { Fragment, join, raw, sql } from '../sql.ts'
+import type { SqlValue } from '../driver.ts'
 
 /** SQL text, or a fragment carrying the arguments of its placeholders. */
 export type SqlText = string | Fragment
@@ -11,6 +12,11 @@ export function asFragment(part: SqlText): Fragment {
 /** `column = expression, …` of an UPDATE's SET list, `prefix` before each column (MySQL's `alias.`). */
 export function setList(assignments: Readonly<Record<string, SqlText>>, prefix = ''): Fragment {
   return join(Object.entries(assignments).map(([column, expression]) => sql`${raw(`${prefix}${column}`)} = ${asFragment(expression)}`), ', ')
+}
+
+/** `column = ?, …` of an UPDATE's SET list, each value bound as an argument (a partial update's fields). */
+export function setValues(values: Readonly<Record<string, SqlValue>>): Fragment {
+  return setList(Object.fromEntries(Object.entries(values).map(([column, value]) => [column, sql`${value}`])))
 }
 
 /**

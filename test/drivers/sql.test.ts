@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Fragment, fragment, join, raw, sql } from '../../drivers/sql.ts'
+import { setValues } from '../../drivers/dialect/dialect.ts'
 
 describe('sql tagged template', () => {
   it('turns values into placeholders with their arguments, in text order', () => {
@@ -23,5 +24,12 @@ describe('sql tagged template', () => {
   it('keeps a value that looks like SQL an argument, and a Statement spliced with its arguments', () => {
     expect(sql`name = ${"x' OR 1=1 --"}`).toEqual(new Fragment('name = ?', ["x' OR 1=1 --"]))
     expect(sql`id IN (${fragment({ sql: 'SELECT id FROM t WHERE k = ?', args: ['v'] })})`).toEqual(new Fragment('id IN (SELECT id FROM t WHERE k = ?)', ['v']))
+  })
+})
+
+describe('setValues', () => {
+  it('writes a SET list with each value bound in column order, inside a larger statement', () => {
+    const statement = sql`UPDATE ${raw('"t"')} SET ${setValues({ name: 'Ops', enabled: 0, note: null })} WHERE id = ${7}`
+    expect({ sql: statement.sql, args: statement.args }).toEqual({ sql: 'UPDATE "t" SET name = ?, enabled = ?, note = ? WHERE id = ?', args: ['Ops', 0, null, 7] })
   })
 })

@@ -36,10 +36,6 @@ export interface DenoService {
   readonly env: Env
   /** Serves one request; work after the response runs on in this process. */
   fetch(request: Request): Promise<Response>
-  /** Resolves once background jobs and after-response work have finished (tests, shutdown). */
-  idle(): Promise<void>
-  /** Stops the maintenance timer. */
-  close(): void
 }
 
 /**
@@ -52,11 +48,9 @@ export function createDenoService(settings: DenoSettings): DenoService {
     ...Object.fromEntries(ENV_NAMES.flatMap((name) => (settings[name] !== undefined ? [[name, settings[name]]] : []))),
     ASSETS: directoryAssets(settings.ASSETS_DIR ?? 'dashboard/dist'),
   }
-  const background = new Set<Promise<unknown>>()
   const ctx: RequestContext = {
     waitUntil(promise) {
-      const tracked = promise.catch((error) => logFailure('work after the response failed', error)).finally(() => background.delete(tracked))
-      background.add(tracked)
+      promise.catch((error) => logFailure('work after the response failed', error))
     },
   }
   const logs = fsLogStore(settings.LOGS_DIR ?? '.loupe/logs')
@@ -64,22 +58,8 @@ export function createDenoService(settings: DenoSettings): DenoService {
   const app = createApp<Env>({ runtime: { logStore: () => logs, jobQueue: () => jobs } })
 
   const minutes = Number(settings.MAINTENANCE_INTERVAL_MINUTES ?? 15)
-  const timer =
-    Number.isFinite(minutes) && minutes > 0
-      ? setInterval(() => ctx.waitUntil(runScheduledMaintenance(createDeps(env, ctx, app), `*/${minutes} * * * *`)), minutes * 60_000)
-      : undefined
-
-  return {
-    app,
-    env,
-    fetch: (request) => app.fetch(request, env, ctx),
-    async idle() {
-      while (background.size > 0) {
-        await Promise.all([...background])
-        await jobs.idle()
-      }
-      await jobs.idle()
-    },
-    close: () => clearInterval(timer),
+  if (Number.isFinite(minutes) && minutes > 0) {
+    setInterval(() => ctx.waitUntil(runScheduledMaintenance(createDeps(env, ctx, app), `*/${minutes} * * * *`)), minutes * 60_000)
   }
+  return { app, env, fetch: (request) => app.fetch(request, env, ctx) }
 }

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.ts'
 import type { ImportMessage } from '../../jobs/job-message.ts'
 import type { JobQueue } from '../../jobs/job-queue.ts'
 import { consumeImportQueue } from '../../jobs/queue-consumer.ts'
+import { logFailure } from '../../log-failure.ts'
 
 /** As wrangler.toml's `max_retries` for the Workers queue: a message that keeps throwing is dropped after this. */
 const MAX_RETRIES = 5
@@ -12,13 +13,8 @@ const MAX_RETRIES = 5
  * retried after the delay it asks for, like a queue redelivery. A job lost when the process stops is
  * picked up again by the scheduled maintenance, which resumes interrupted imports (docs/ingestion.md).
  */
-export function inProcessJobQueue(depsForJob: () => Deps): JobQueue & { idle(): Promise<void> } {
-  const running = new Set<Promise<void>>()
-
+export function inProcessJobQueue(depsForJob: () => Deps): JobQueue {
   function schedule(message: ImportMessage, delaySeconds: number, attempt: number): void {
-    let done!: () => void
-    const job = new Promise<void>((resolve) => (done = resolve))
-    running.add(job)
     setTimeout(() => {
       let retryDelay: number | null = null
       const received = {
@@ -32,20 +28,13 @@ export function inProcessJobQueue(depsForJob: () => Deps): JobQueue & { idle(): 
         .then(() => {
           if (retryDelay !== null && attempt < MAX_RETRIES) schedule(message, retryDelay, attempt + 1)
         })
-        .finally(() => {
-          running.delete(job)
-          done()
-        })
+        .catch((error) => logFailure(`in-process import job ${message.app}#${message.job} failed`, error))
     }, delaySeconds * 1000)
   }
 
   return {
     async send(message, delaySeconds = 0) {
       schedule(message, delaySeconds, 0)
-    },
-    /** Resolves once no job is waiting or running (tests and shutdown). */
-    async idle() {
-      while (running.size > 0) await Promise.all([...running])
     },
   }
 }

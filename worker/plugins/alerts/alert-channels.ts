@@ -1,4 +1,6 @@
+import { setValues } from '../../../drivers/dialect/dialect.ts'
 import { namedBatch } from '../../../drivers/named-batch.ts'
+import { raw, sql } from '../../../drivers/sql.ts'
 import { readRow } from '../../../drivers/read-row.ts'
 import { ALERT_CHANNEL_TYPES, ALERT_MESSAGES, type AlertChannel, type AlertChannelInput, type AlertChannelType } from '../../../shared/schemas/alerts.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
@@ -63,9 +65,8 @@ export async function updateChannel(writer: ChannelWriter, id: number, input: Al
     changes.target_hint = target.hint
   }
   changes.updated_at = now
-  const columns = Object.keys(changes)
   const { channel } = await namedBatch(scope.db, {
-    update: { sql: `UPDATE ${scope.t.alertChannels} SET ${columns.map((column) => `${column} = ?`).join(', ')} WHERE id = ?`, args: [...Object.values(changes), id] },
+    update: sql`UPDATE ${raw(scope.t.alertChannels)} SET ${setValues(changes)} WHERE id = ${id}`,
     channel: { sql: `SELECT ${COLUMNS} FROM ${scope.t.alertChannels} WHERE id = ?`, args: [id] },
   })
   if (!channel.rows[0]) throw new NotFoundError(ALERT_MESSAGES.channelNotFound)

@@ -7,6 +7,7 @@ import { toTimestamp } from '../../time.ts'
 import { alertPayload } from './alert-message.ts'
 import { isSpiking, matchesFilter, type RuleFilter, type SpikeCandidate } from './rule-matching.ts'
 import { SCAN_LIMIT, spikeCandidatesStatement } from './alert-scan.ts'
+import { CANDIDATE_ISSUE_COLUMNS } from './rule-filter.ts'
 
 /**
  * What a rule (saved or still a form) would have alerted about over the last 24 hours, as one message: new
@@ -27,7 +28,7 @@ export async function previewRule(scope: AppScope, input: AlertRuleInput, now: D
     last_triggered_at: null,
   }
   const dayAgo = toTimestamp(new Date(now.getTime() - 86_400_000))
-  const issue = { id: 'number', severity: 'string', title: 'string', count: 'number', module_id: 'number?' } as const
+  const issue = CANDIDATE_ISSUE_COLUMNS
   const { candidates } = await namedBatch(
     scope.db,
     {

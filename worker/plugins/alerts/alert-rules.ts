@@ -1,9 +1,11 @@
+import { setValues } from '../../../drivers/dialect/dialect.ts'
 import { namedBatch } from '../../../drivers/named-batch.ts'
+import { raw, sql } from '../../../drivers/sql.ts'
 import { readRow } from '../../../drivers/read-row.ts'
-import { ALERT_CHANNEL_TYPES, ALERT_MESSAGES, ALERT_TRIGGERS, type AlertRule, type AlertRuleInput } from '../../../shared/schemas/alerts.ts'
+import { ALERT_CHANNEL_TYPES, ALERT_MESSAGES, type AlertRule, type AlertRuleInput } from '../../../shared/schemas/alerts.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { InvalidInputError, NotFoundError } from '../../errors.ts'
-import { parseSeverities } from './rule-filter.ts'
+import { parseSeverities, RULE_FILTER_COLUMNS } from './rule-filter.ts'
 import { initCursorStatement, maxIdsStatement } from './alert-cursor.ts'
 import { randomToken } from '../../digest/persist/random-token.ts'
 
@@ -11,17 +13,11 @@ import { randomToken } from '../../digest/persist/random-token.ts'
 const DEFAULTS = { min_count: 1, spike_factor: 3, cooldown_minutes: 60 } as const
 
 const SHAPE = {
+  ...RULE_FILTER_COLUMNS,
   id: 'number',
   name: 'string',
   channel_id: 'number',
-  trigger_type: ALERT_TRIGGERS,
-  severities: 'string',
-  module_id: 'number?',
-  min_count: 'number',
-  spike_factor: 'number',
-  cooldown_minutes: 'number',
   enabled: 'number',
-  last_triggered_at: 'string?',
   created_at: 'string',
   updated_at: 'string?',
   channel_name: 'string',
@@ -89,9 +85,8 @@ export async function updateRule(scope: AppScope, id: number, input: AlertRuleIn
   if (input.severities !== undefined) changes.severities = JSON.stringify(input.severities)
   if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0
   changes.updated_at = now
-  const columns = Object.keys(changes)
   const { rule } = await namedBatch(scope.db, {
-    update: { sql: `UPDATE ${scope.t.alertRules} SET ${columns.map((column) => `${column} = ?`).join(', ')} WHERE id = ?`, args: [...Object.values(changes), id] },
+    update: sql`UPDATE ${raw(scope.t.alertRules)} SET ${setValues(changes)} WHERE id = ${id}`,
     rule: { sql: selectRules(scope, 'r.id = ?'), args: [id] },
   })
   if (!rule.rows[0]) throw new NotFoundError(ALERT_MESSAGES.ruleNotFound)

@@ -1,7 +1,7 @@
 import type { Statement } from '../../../drivers/driver.ts'
 import { namedBatch } from '../../../drivers/named-batch.ts'
 import { readRow } from '../../../drivers/read-row.ts'
-import { ALERT_CHANNEL_TYPES, ALERT_TRIGGERS, type AlertPayload, type AlertTrigger } from '../../../shared/schemas/alerts.ts'
+import { ALERT_CHANNEL_TYPES, type AlertPayload, type AlertTrigger } from '../../../shared/schemas/alerts.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { randomToken } from '../../digest/persist/random-token.ts'
 import { settingValue } from '../../settings/app-settings.ts'
@@ -12,7 +12,7 @@ import { initCursorStatement, maxIdsStatement, moveCursorStatement, parseCursor,
 import { claimAlertsStatements, sendClaimed, type AlertToSend } from './send-alerts.ts'
 import type { AlertsSettings } from './alerts-config.ts'
 import { coolingDown, isSpiking, matchesFilter, type CandidateIssue, type RuleFilter, type SpikeCandidate } from './rule-matching.ts'
-import { toRuleFilter } from './rule-filter.ts'
+import { CANDIDATE_ISSUE_COLUMNS, RULE_FILTER_COLUMNS, toRuleFilter } from './rule-filter.ts'
 
 /** New issues and reoccurrences one scan looks at (reference §4.2: at most 1000); the rest wait for the next. */
 export const SCAN_LIMIT = 1000
@@ -33,21 +33,8 @@ export interface ScanOutcome {
   readonly failed: number
 }
 
-const RULE_SHAPE = {
-  id: 'number',
-  name: 'string',
-  channel_id: 'number',
-  channel_type: ALERT_CHANNEL_TYPES,
-  url_sealed: 'string',
-  trigger_type: ALERT_TRIGGERS,
-  severities: 'string',
-  module_id: 'number?',
-  min_count: 'number',
-  spike_factor: 'number',
-  cooldown_minutes: 'number',
-  last_triggered_at: 'string?',
-} as const
-const ISSUE_SHAPE = { id: 'number', severity: 'string', title: 'string', count: 'number', module_id: 'number?' } as const
+const RULE_SHAPE = { ...RULE_FILTER_COLUMNS, id: 'number', name: 'string', channel_id: 'number', channel_type: ALERT_CHANNEL_TYPES, url_sealed: 'string' } as const
+const ISSUE_SHAPE = CANDIDATE_ISSUE_COLUMNS
 
 /**
  * One alerting scan (reference §4.2), run after an ingest has answered: enabled rules of enabled channels,

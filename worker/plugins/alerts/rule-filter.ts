@@ -1,17 +1,24 @@
 import { SEVERITIES, type Severity } from '../../../shared/constants.ts'
-import type { AlertTrigger } from '../../../shared/schemas/alerts.ts'
+import { ALERT_TRIGGERS } from '../../../shared/schemas/alerts.ts'
+import type { RowOf } from '../../../drivers/read-row.ts'
 import type { RuleFilter } from './rule-matching.ts'
 
+/** How the filter columns of an `alert_rules` row decode (`readRow`); severities are a JSON array. */
+export const RULE_FILTER_COLUMNS = {
+  trigger_type: ALERT_TRIGGERS,
+  severities: 'string',
+  module_id: 'number?',
+  min_count: 'number',
+  spike_factor: 'number',
+  cooldown_minutes: 'number',
+  last_triggered_at: 'string?',
+} as const
+
+/** How a candidate issue of a scan or preview decodes. */
+export const CANDIDATE_ISSUE_COLUMNS = { id: 'number', severity: 'string', title: 'string', count: 'number', module_id: 'number?' } as const
+
 /** A rule row's filter fields (severities stored as a JSON array). */
-export function toRuleFilter(rule: {
-  readonly trigger_type: AlertTrigger
-  readonly severities: string
-  readonly module_id: number | null
-  readonly min_count: number
-  readonly spike_factor: number
-  readonly cooldown_minutes: number
-  readonly last_triggered_at: string | null
-}): RuleFilter {
+export function toRuleFilter(rule: RowOf<typeof RULE_FILTER_COLUMNS>): RuleFilter {
   return { ...rule, severities: parseSeverities(rule.severities) }
 }
 

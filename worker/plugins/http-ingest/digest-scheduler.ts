@@ -1,4 +1,4 @@
-import { logFailure } from '../../log-failure.ts'
+import { CoalescedRuns } from '../coalesced-runs.ts'
 import type { DigestOutcome } from './digest-ingested.ts'
 
 /**
@@ -7,12 +7,6 @@ import type { DigestOutcome } from './digest-ingested.ts'
  */
 export const DIGEST_RUN_BUDGET_MS = 10_000
 const STALE_RUN_MS = 30_000
-
-interface Run {
-  readonly since: number
-  /** Events were staged after the run's last look: it goes round again. */
-  again: boolean
-}
 
 /**
  * One digest at a time per application and isolate, started after the accepting request has answered
@@ -23,35 +17,19 @@ interface Run {
  * cron trigger's `maintain` hook digests.
  */
 export class DigestScheduler {
-  private readonly runs = new Map<string, Run>()
+  private readonly runs: CoalescedRuns
 
-  constructor(private readonly clock: () => number = Date.now) {}
-
-  schedule(appId: string, digest: () => Promise<DigestOutcome>, waitUntil: (promise: Promise<unknown>) => void): void {
-    const current = this.runs.get(appId)
-    if (current && this.clock() - current.since < STALE_RUN_MS) {
-      current.again = true
-      return
-    }
-    const run: Run = { since: this.clock(), again: true }
-    this.runs.set(appId, run)
-    waitUntil(this.loop(appId, run, digest))
+  constructor(clock: () => number = Date.now) {
+    this.runs = new CoalescedRuns({
+      staleMs: STALE_RUN_MS,
+      budgetMs: DIGEST_RUN_BUDGET_MS,
+      clock,
+      failure: (appId) => `ingest digest of application ${appId} failed; the next ingest or the cron trigger retries`,
+    })
   }
 
-  private async loop(appId: string, run: Run, digest: () => Promise<DigestOutcome>): Promise<void> {
-    // A timer turn first: the response goes out before the digest's first query (which would otherwise
-    // start in the same turn and be counted in the accepting request's round trips).
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    try {
-      while (run.again && this.clock() - run.since < DIGEST_RUN_BUDGET_MS) {
-        run.again = false
-        if ((await digest()).more) run.again = true
-      }
-    } catch (error) {
-      logFailure(`ingest digest of application ${appId} failed; the next ingest or the cron trigger retries`, error)
-    } finally {
-      if (this.runs.get(appId) === run) this.runs.delete(appId)
-    }
+  schedule(appId: string, digest: () => Promise<DigestOutcome>, waitUntil: (promise: Promise<unknown>) => void): void {
+    this.runs.schedule(appId, async () => (await digest()).more, waitUntil)
   }
 }
 
