@@ -33,7 +33,7 @@ const ROOT = new URL('..', import.meta.url).pathname
 const STATE = process.env.LOUPE_STATE_DIR || join(ROOT, '.loupe')
 const DRIVERS = ['d1', 'libsql', 'neon', 'planetscale'] as const
 type Driver = (typeof DRIVERS)[number]
-const PASSED_THROUGH = ['SERVICE_TOKEN', 'SERVICE_URL', 'SERVICE_SECRET', 'SERVICE_CONFIG', 'APP_DATABASES'] as const
+const PASSED_THROUGH = ['SERVICE_TOKEN', 'SERVICE_URL', 'SERVICE_SECRET', 'SERVICE_CONFIG', 'APP_DATABASES', 'TRACKER_API_KEY', 'TRACKER_WEBHOOK_SECRET'] as const
 
 async function main() {
   const { values } = parseArgs({

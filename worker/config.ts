@@ -15,6 +15,11 @@ export interface ServiceConfig {
   /** The canonical base address (`SERVICE_URL`), without a trailing slash; null when unset. */
   readonly serviceUrl: string | null
   readonly hasSecret: boolean
+  /**
+   * `TRACKER_API_KEY` / `TRACKER_WEBHOOK_SECRET` (secrets): the issue tracker's credentials from the environment,
+   * which override and lock the stored ones (reference §4.5); null when unset.
+   */
+  readonly trackerEnv: { readonly apiKey: string | null; readonly webhookSecret: string | null }
   readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number }
   readonly assignableUsers: readonly AssignableUser[]
   /** Largest JSON request body accepted (config `limits.max_body_bytes`). */
@@ -82,6 +87,7 @@ export function parseConfig(env: Env, sections: readonly ConfigSection<unknown>[
     token,
     serviceUrl: parseServiceUrl(env.SERVICE_URL, warnings),
     hasSecret,
+    trackerEnv: { apiKey: env.TRACKER_API_KEY?.trim() || null, webhookSecret: env.TRACKER_WEBHOOK_SECRET?.trim() || null },
     pagination: { defaultLimit, maxLimit },
     assignableUsers: parseAssignableUsers(get('assignable_users'), warnings),
     maxBodyBytes: valueOf(LIMITS_SECTION).max_body_bytes,

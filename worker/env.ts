@@ -25,6 +25,12 @@ export interface Env {
   readonly SERVICE_SECRET?: string
   /** JSON object of dotted configuration keys (`auth.token`, `pagination.default_limit`, …). */
   readonly SERVICE_CONFIG?: string
+  /**
+   * The issue tracker's API key and webhook secret from the environment (reference §4.5's
+   * `LOG_LENS_LINEAR_API_KEY` / `…_WEBHOOK_SECRET`): when set they win over stored ones and lock them.
+   */
+  readonly TRACKER_API_KEY?: string
+  readonly TRACKER_WEBHOOK_SECRET?: string
 }
 
 /** Serves static files for a request (a Workers `Fetcher` fits). */

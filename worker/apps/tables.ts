@@ -37,6 +37,8 @@ export interface Tables {
   readonly alertChannels: string
   readonly alertRules: string
   readonly alertEvents: string
+  /** Issue-tracker integration (migration 0010): the tracker issue each Loupe issue is tied to. */
+  readonly trackerLinks: string
 }
 
 const cache = new Map<string, Tables>()
@@ -78,6 +80,7 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       alertChannels: q('alert_channels'),
       alertRules: q('alert_rules'),
       alertEvents: q('alert_events'),
+      trackerLinks: q('tracker_links'),
     }
     cache.set(key, tables)
   }

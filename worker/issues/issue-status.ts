@@ -6,11 +6,11 @@ import type { Actor } from '../actor.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { NotFoundError } from '../errors.ts'
 import { ISSUE_NOT_FOUND } from './issue-messages.ts'
-import type { Plugin } from '../plugins/plugin.ts'
+import type { HookServices, Plugin } from '../plugins/plugin.ts'
 import { decodePluginSettings, readPluginSettings } from '../plugins/plugin-settings.ts'
 import { runPluginHook } from '../plugins/run-plugin-hook.ts'
 import { toTimestamp } from '../time.ts'
-import type { Statement } from '../../drivers/driver.ts'
+import type { QueryResult, Statement } from '../../drivers/driver.ts'
 
 export interface StatusChange {
   readonly id: number
@@ -27,12 +27,13 @@ export interface StatusChange {
  * row, so concurrent changes of one issue leave a history whose rows chain (each `from_status` the previous
  * `to_status`).
  */
-export async function changeIssueStatus(scope: AppScope, change: StatusChange, actor: Actor, now: Date, plugins: readonly Plugin[]): Promise<StatusChangeResult> {
+export async function changeIssueStatus(scope: AppScope, change: StatusChange, actor: Actor, now: Date, plugins: readonly Plugin[], services: HookServices): Promise<StatusChangeResult> {
   const { t, db } = scope
   const at = toTimestamp(now)
   // The plugins' switches are read in the same batch when one could have a hook to run: no extra round trip.
   const hooked = plugins.filter((plugin) => plugin.status === 'active' && plugin.hooks?.statusChanged)
-  const { latest, switches } = await namedBatch(db, {
+  const reads = hooked.map((plugin) => plugin.statusChangeReads?.(scope, change.id) ?? [])
+  const { latest, switches, prefetched } = await namedBatch(db, {
     // Take the issue's row lock first: a concurrent change of the same issue then waits here, and the history
     // row below reads the status that change left (PostgreSQL reads committed rows per statement).
     lock: lockIssueRows(scope, 'id = ?', [change.id]),
@@ -44,14 +45,30 @@ export async function changeIssueStatus(scope: AppScope, change: StatusChange, a
     status: { sql: `UPDATE ${t.groups} SET status = ?, status_updated_at = ? WHERE id = ?`, args: [change.status, at, change.id] },
     latest: { sql: `SELECT from_status FROM ${t.history} WHERE group_id = ? ORDER BY id DESC LIMIT 1`, args: [change.id] },
     switches: hooked.length > 0 ? readPluginSettings(scope, hooked) : null,
+    // What the hooks will need, read now (after the update, so they see the new status).
+    prefetched: reads.flat(),
   })
   const row = latest.rows[0]
   if (!row) throw new NotFoundError(ISSUE_NOT_FOUND)
   const { from_status: fromStatus } = readRow(row, { from_status: ISSUE_STATUSES }, 'status history')
   const result: StatusChangeResult = { id: change.id, from_status: fromStatus, status: change.status, note: change.note }
   if (!switches) return result
-  const changed = { scope, now, issueId: change.id, fromStatus: result.from_status, status: change.status, note: change.note }
-  const outcomes = await runPluginHook({ plugins: hooked, scope, hook: 'statusChanged', now, settings: decodePluginSettings(hooked, switches.rows), call: (hooks) => hooks.statusChanged?.(changed) })
+  const changed = { scope, now, services, issueId: change.id, fromStatus: result.from_status, status: change.status, note: change.note }
+  // Each plugin gets the results of its own reads, in the order it listed them.
+  const byPlugin = new Map<Plugin, QueryResult[]>()
+  let offset = 0
+  hooked.forEach((plugin, index) => {
+    byPlugin.set(plugin, prefetched.slice(offset, offset + reads[index]!.length))
+    offset += reads[index]!.length
+  })
+  const outcomes = await runPluginHook({
+    plugins: hooked,
+    scope,
+    hook: 'statusChanged',
+    now,
+    settings: decodePluginSettings(hooked, switches.rows),
+    call: (hooks, plugin) => hooks.statusChanged?.({ ...changed, prefetched: byPlugin.get(plugin) ?? [] }),
+  })
   return { ...Object.fromEntries(outcomes), ...result }
 }
 

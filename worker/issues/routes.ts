@@ -82,7 +82,7 @@ function presentDetail(detail: IssueDetail, key: 'data' | 'group'): ErrorDetail 
 async function updateIssueStatus(request: ApiRequest, deps: Deps) {
   const input = await readJson(request, IssueStatusInputSchema, deps.config.maxBodyBytes)
   const change = { id: input.id, status: input.status, note: normalizeNote(input.note) }
-  return json(await changeIssueStatus(scopeOf(request), change, LOCAL_ACTOR, deps.now(), deps.plugins))
+  return json(await changeIssueStatus(scopeOf(request), change, LOCAL_ACTOR, deps.now(), deps.plugins, deps))
 }
 
 async function bulkIssues(request: ApiRequest, deps: Deps) {

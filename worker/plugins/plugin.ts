@@ -4,6 +4,7 @@ import type { Handler, Method } from '../http/router.ts'
 import type { Deps } from '../deps.ts'
 
 import type { HookFailure, PluginView } from '../../shared/schemas/plugin.ts'
+import type { QueryResult, Statement } from '../../drivers/driver.ts'
 
 /** Where a plugin shows in the catalog (reference §4.1's categories). */
 export type PluginCategory = PluginView['category']
@@ -64,10 +65,14 @@ export interface StackToResolve extends HookContext {
 
 /** An issue's status changed through the API (not the automatic fixed → reoccurred, reference §2.8). */
 export interface StatusChanged extends HookContext {
+  /** Configuration and the secret box (the tracker's write-back opens its API key). */
+  readonly services: HookServices
   readonly issueId: number
   readonly fromStatus: string
   readonly status: string
   readonly note: string | null
+  /** The results of the plugin's `statusChangeReads`, read in the status change's own batch (empty without). */
+  readonly prefetched: readonly QueryResult[]
 }
 
 /** The cron trigger's maintenance of one application (HTTP ingest digests what is still pending). */
@@ -108,6 +113,11 @@ export interface Plugin {
   /** Endpoints at their own paths (see `PluginPath`). */
   readonly paths?: readonly PluginPath[]
   readonly hooks?: PluginHooks
+  /**
+   * Reads the `statusChanged` hook needs (the tracker: the issue's link and its settings), run inside the status
+   * change's own batch so the hook costs no round trip of its own; their results arrive as `prefetched`.
+   */
+  readonly statusChangeReads?: (scope: AppScope, issueId: number) => readonly Statement[]
   /**
    * Its `SERVICE_CONFIG` section (`defineSection('<id>', {...})`): parsed with the core sections, bad values
    * are health warnings, and handlers read it with `deps.config.section(section)`.

@@ -17,7 +17,7 @@ export interface HookRun<R> {
   readonly hook: HookName
   readonly now: Date
   /** Calls the hook named `hook` of one plugin, e.g. `(hooks) => hooks.statusChanged?.(change)`. */
-  readonly call: (hooks: PluginHooks) => Promise<R> | undefined
+  readonly call: (hooks: PluginHooks, plugin: Plugin) => Promise<R> | undefined
   /** The settings when the caller already read them in one of its own batches (saves the read). */
   readonly settings?: PluginSettings
   /** Stop at the first non-null result (`resolveStack`). */
@@ -43,7 +43,7 @@ export async function runPluginHook<R>(run: HookRun<R>): Promise<Map<string, R |
   for (const plugin of candidates) {
     if (!isPluginEnabled(plugin, settings)) continue
     try {
-      const result = await run.call(plugin.hooks ?? {})
+      const result = await run.call(plugin.hooks ?? {}, plugin)
       results.set(plugin.id, result)
       if (settings.failures.has(plugin.id)) writes.push(pluginSettingWrites.clearFailure(run.scope, plugin.id))
       if (run.firstResult && result !== null && result !== undefined) break

@@ -29,6 +29,8 @@ const ENV_NAMES = [
   'SERVICE_URL',
   'SERVICE_SECRET',
   'SERVICE_CONFIG',
+  'TRACKER_API_KEY',
+  'TRACKER_WEBHOOK_SECRET',
 ] as const
 
 export interface DenoService {

@@ -1,11 +1,41 @@
 import { definePlugin } from '../plugin.ts'
+import { TRACKER_SECTION } from './tracker-config.ts'
+import { TRACKER_ROUTES } from './routes.ts'
+import { writeBackReads, writeBackStatus } from './tracker-writeback.ts'
 
-/** Listed in the catalog and not yet available (`planned`): switching it on is refused until it is built. */
+/**
+ * The issue-tracker integration (seed §4.1 `tracker-*`, reference §4.5's Linear integration, issue 16,
+ * docs/tracker.md): settings with sealed credentials, a connection test, a paged sync of filtered tracker issues
+ * into Loupe issues, status write-back, a signed webhook that triggers the sync, and push (a tracker issue
+ * created from a Loupe issue). Trackers sit behind one interface (tracker.ts): Linear first. On by default, as
+ * in the reference; nothing happens until it is configured and enabled.
+ */
 export const trackerPlugin = definePlugin({
   id: 'tracker',
   name: 'Issue tracker',
-  description: 'Create Linear or GitHub issues from Loupe issues and keep their status in step both ways.',
+  description: 'Create Linear issues from Loupe issues and keep their status in step both ways.',
   category: 'Integration',
-  status: 'planned',
+  status: 'active',
   defaultEnabled: true,
+  config: TRACKER_SECTION,
+  routes: TRACKER_ROUTES,
+  statusChangeReads: writeBackReads,
+  hooks: {
+    statusChanged: async ({ scope, now, services, issueId, status, note, prefetched }) =>
+      writeBackStatus(
+        {
+          scope,
+          secrets: services.secrets,
+          config: services.config.section(TRACKER_SECTION),
+          env: services.config.trackerEnv,
+          hasSecret: services.config.hasSecret,
+          baseUrl: services.config.serviceUrl ?? 'http://localhost',
+          now,
+        },
+        issueId,
+        status as Parameters<typeof writeBackStatus>[2],
+        note,
+        prefetched,
+      ),
+  },
 })
