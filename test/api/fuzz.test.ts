@@ -8,6 +8,9 @@ import { describeFuzzRequest, encodeQueryValue, FuzzGenerator, type FuzzRequest 
 import { topicLines } from './import-harness.ts'
 import { upload } from './ingestion-helpers.ts'
 
+/** Tracker calls go to the local Linear server (tools/servers/linear-server.ts), never to the internet. */
+const TRACKER_CONFIG = JSON.stringify({ tracker: { linear_url: `${(env as unknown as { LINEAR_SERVER_URL: string }).LINEAR_SERVER_URL}/graphql`, allow_local_targets: true, timeout_ms: 2000 } })
+
 /**
  * Issue 10's fuzz suite: ≥ 5,000 seeded malformed requests across every endpoint, on every driver. None may
  * answer 5xx; every 4xx is JSON with an `error` string; no body carries SQL engine text, a stack, a source
@@ -41,7 +44,7 @@ async function send(request: FuzzRequest): Promise<Outcome> {
   const hasBody = request.body !== undefined && !['GET', 'HEAD'].includes(request.method.toUpperCase())
   const fetchRequest = new Request(url, { method: request.method, headers: request.headers, body: hasBody ? request.body : undefined })
   const ctx = createExecutionContext()
-  const testEnv = { ...env, SERVICE_SECRET: 'fuzz-secret', ...(request.withToken ? { SERVICE_TOKEN: 'T' } : {}) } as Env
+  const testEnv = { ...env, SERVICE_SECRET: 'fuzz-secret', SERVICE_CONFIG: TRACKER_CONFIG, ...(request.withToken ? { SERVICE_TOKEN: 'T' } : {}) } as Env
   const response = await worker.fetch(fetchRequest as Request<unknown, IncomingRequestCfProperties>, testEnv, ctx)
   await waitOnExecutionContext(ctx)
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() }

@@ -44,6 +44,15 @@ export const FUZZ_ENDPOINTS: Record<string, { readonly methods: readonly string[
   'delete-logs': { methods: ['POST'], query: [], fields: ['date', 'source_id', 'confirmation'] },
   'processed-retention': { methods: ['GET', 'POST'], query: [], fields: ['processed_max_age_days', 'processed_max_files'] },
   plugins: { methods: ['GET', 'POST', 'PUT', 'PATCH'], query: [], fields: ['id', 'enabled'] },
+  'tracker-settings': {
+    methods: ['GET', 'PUT', 'PATCH', 'POST'],
+    query: [],
+    fields: ['provider', 'enabled', 'api_key', 'webhook_secret', 'labels', 'assigned_to_me', 'assignees', 'team_key', 'repository', 'status_writeback', 'status_writeback_comment'],
+  },
+  'tracker-test': { methods: ['POST'], query: [], fields: [] },
+  'tracker-sync': { methods: ['POST'], query: [], fields: [] },
+  'tracker-issue': { methods: ['GET', 'POST'], query: ['id'], fields: ['id'] },
+  'tracker-webhook': { methods: ['POST'], query: [], fields: ['action', 'type', 'data'] },
   'alert-channels': { methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], query: ['id'], fields: ['id', 'name', 'type', 'url', 'enabled'] },
   'alert-rules': {
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
