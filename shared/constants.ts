@@ -22,7 +22,7 @@ export type IssueStatus = (typeof ISSUE_STATUSES)[number]
 export const STATUS_SUMMARY_ORDER: readonly IssueStatus[] = ['open', 'in_progress', 'reoccurred', 'fixed', 'wont_fix']
 
 /** Where an issue came from (reference §2.7). */
-export const ISSUE_ORIGINS = ['ingested', 'manual', 'linear'] as const
+export const ISSUE_ORIGINS = ['ingested', 'manual', 'linear', 'github'] as const
 export type IssueOrigin = (typeof ISSUE_ORIGINS)[number]
 
 /** Issue kinds; ingested issues are `error`, manual ones one of the other four (reference §2.7). */

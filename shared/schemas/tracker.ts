@@ -5,11 +5,11 @@ import { positiveId } from './fields.ts'
  * The issue-tracker integration (seed §4.1 `tracker-*`, reference §4.5 under its `linear-*` names, issue 16):
  * settings bodies, messages and what the endpoints answer. Linear is the first tracker, GitHub Issues the second.
  */
-export const TRACKER_PROVIDERS = ['linear'] as const
+export const TRACKER_PROVIDERS = ['linear', 'github'] as const
 export type TrackerProvider = (typeof TRACKER_PROVIDERS)[number]
 
 /** What users call each tracker in messages. */
-export const TRACKER_NAMES: Readonly<Record<TrackerProvider, string>> = { linear: 'Linear' }
+export const TRACKER_NAMES: Readonly<Record<TrackerProvider, string>> = { linear: 'Linear', github: 'GitHub' }
 
 /** Reference §4.5: at most 50 labels of at most 80 characters; Linear team keys are `^[A-Z0-9]{1,20}$`. */
 export const TRACKER_LIMITS = { listMax: 50, labelMax: 80, assigneeMax: 200, secretMax: 500, commentMax: 2000 } as const

@@ -91,7 +91,7 @@ describe('tracker-settings and tracker-test (reference §4.5)', () => {
       [{ team_key: 'eng team' }, 'team_key must be 1–20 capital letters or digits (a Linear team key such as ENG), or empty.'],
       [{ labels: 'loupe' }, 'labels must be a list of at most 50 names of 1–80 characters.'],
       [{ labels: ['x'.repeat(81)] }, 'labels must be a list of at most 50 names of 1–80 characters.'],
-      [{ provider: 'jira' }, 'provider must be one of: linear.'],
+      [{ provider: 'jira' }, 'provider must be one of: linear, github.'],
       [{ status_writeback: 'yes' }, 'status_writeback must be true or false.'],
       [{ api_key: 42 }, 'api_key must be a string of at most 500 characters, or null to remove it.'],
     ] as const) {

@@ -7,13 +7,13 @@ import { writeBackReads, writeBackStatus } from './tracker-writeback.ts'
  * The issue-tracker integration (seed §4.1 `tracker-*`, reference §4.5's Linear integration, issue 16,
  * docs/tracker.md): settings with sealed credentials, a connection test, a paged sync of filtered tracker issues
  * into Loupe issues, status write-back, a signed webhook that triggers the sync, and push (a tracker issue
- * created from a Loupe issue). Trackers sit behind one interface (tracker.ts): Linear first. On by default, as
+ * created from a Loupe issue). Trackers sit behind one interface (tracker.ts): Linear and GitHub Issues. On by default, as
  * in the reference; nothing happens until it is configured and enabled.
  */
 export const trackerPlugin = definePlugin({
   id: 'tracker',
   name: 'Issue tracker',
-  description: 'Create Linear issues from Loupe issues and keep their status in step both ways.',
+  description: 'Create Linear or GitHub issues from Loupe issues and keep their status in step both ways.',
   category: 'Integration',
   status: 'active',
   defaultEnabled: true,
