@@ -9,6 +9,7 @@ import type { TagInput } from '../../../shared/schemas/tag.ts'
 import type { PluginView } from '../../../shared/schemas/plugin.ts'
 import type { IngestSettingsView } from '../../../shared/schemas/ingest.ts'
 import type { AlertChannel, AlertChannelInput, AlertEvent, AlertPreview, AlertRule, AlertRuleInput, AlertTestResult } from '../../../shared/schemas/alerts.ts'
+import type { TrackerIssueView, TrackerSettingsInput, TrackerSettingsView, TrackerSyncResult, TrackerTestResult } from '../../../shared/schemas/tracker.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -92,3 +93,10 @@ export const updateAlertRule = (id: number, input: AlertRuleInput) => api<AlertR
 export const previewAlertRule = (input: AlertRuleInput) => api<AlertPreview>('alert-preview', { body: input })
 export const deleteAlertRule = (id: number) => api<{ id: number; deleted: boolean }>('alert-rules', { method: 'DELETE', body: { id } })
 export const listAlertEvents = (signal?: Signal) => api<{ data: AlertEvent[] }>('alert-events', { query: { limit: 50 }, signal })
+
+export const getTrackerSettings = (signal?: Signal) => api<TrackerSettingsView>('tracker-settings', { signal })
+export const saveTrackerSettings = (input: TrackerSettingsInput) => api<TrackerSettingsView>('tracker-settings', { method: 'PUT', body: input })
+export const testTracker = () => api<TrackerTestResult>('tracker-test', { method: 'POST' })
+export const syncTracker = () => api<TrackerSyncResult>('tracker-sync', { method: 'POST' })
+export const getTrackerIssue = (id: number, signal?: Signal) => api<TrackerIssueView>('tracker-issue', { query: { id }, signal })
+export const pushTrackerIssue = (id: number) => api<TrackerIssueView & { created: boolean }>('tracker-issue', { body: { id } })

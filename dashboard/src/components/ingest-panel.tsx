@@ -98,7 +98,7 @@ export function IngestPanel({ app }: { app: string }) {
 }
 
 /** A value with a copy button (`hidden` shows only the button, for text already on screen). */
-function CopyValue({ label, value, hidden = false }: { label: string; value: string; hidden?: boolean }) {
+export function CopyValue({ label, value, hidden = false }: { label: string; value: string; hidden?: boolean }) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value)

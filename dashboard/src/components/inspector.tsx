@@ -17,6 +17,7 @@ import { StatusForm } from './status-form.tsx'
 import { StatusHistory } from './status-history.tsx'
 import { TagPicker } from './tag-picker.tsx'
 import { TimelineBars } from './timeline-bars.tsx'
+import { TrackerLinkSection } from './tracker-link-section.tsx'
 
 /**
  * The issue inspector (`group&id=`), a panel beside the table: details, workflow (status, tags, assignee),
@@ -63,6 +64,7 @@ export function Inspector({ issueId, app }: { issueId: number; app: string }) {
               <TagPicker issueId={issue.id} attached={data.tags} />
               <AssigneePicker issueId={issue.id} assignedToId={issue.assigned_to_id} />
             </InspectorSection>
+            <TrackerLinkSection issueId={issue.id} app={app} />
             <InspectorSection title="Details">
               <IssueFacts issue={issue} totalOccurrences={data.meta.total_occurrences} />
             </InspectorSection>
