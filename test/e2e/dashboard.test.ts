@@ -297,10 +297,11 @@ describe('dashboard', { timeout: 20_000 }, () => {
     const list = page.getByTestId('plugin-list')
     await expect.poll(() => list.locator('li').count()).toBe(5)
     expect(await list.locator('li strong').allTextContents()).toEqual(['Issue tracker', 'Alerting', 'HTTP ingest', 'Release tracking', 'Access-log analytics'])
-    expect(await list.getByText('Coming soon').count()).toBe(3)
+    expect(await list.getByText('Coming soon').count()).toBe(2)
     const toggles = await list.getByRole('switch').all()
-    expect(await Promise.all(toggles.map((toggle) => toggle.isDisabled()))).toEqual([true, false, false, true, true])
-    expect(await Promise.all(toggles.map((toggle) => toggle.isChecked()))).toEqual([false, false, false, false, false])
+    expect(await Promise.all(toggles.map((toggle) => toggle.isDisabled()))).toEqual([false, false, false, true, true])
+    // The issue tracker is on by default (reference §4.5); it stays idle until configured.
+    expect(await Promise.all(toggles.map((toggle) => toggle.isChecked()))).toEqual([true, false, false, false, false])
     // HTTP ingest is built: its switch turns it on for the application, and off again.
     const enabled = async () => (await api('plugins')).data.find((plugin: { id: string }) => plugin.id === 'http_ingest').enabled
     await toggles[2]!.click()
