@@ -30,8 +30,8 @@ export const ISSUE_KINDS = ['error', 'issue', 'bug', 'feature_request', 'task'] 
 export type IssueKind = (typeof ISSUE_KINDS)[number]
 export const MANUAL_ISSUE_KINDS = ['issue', 'bug', 'feature_request', 'task'] as const
 
-/** How a tag came to be on an issue (reference §1.2 `error_group_tags.source`). */
-export const TAG_SOURCES = ['manual', 'rule', 'ingest', 'linear'] as const
+/** How a tag came to be on an issue (reference §1.2 `error_group_tags.source`; the reference's `linear` is `tracker`, docs/tracker.md). */
+export const TAG_SOURCES = ['manual', 'rule', 'ingest', 'tracker'] as const
 export type TagSource = (typeof TAG_SOURCES)[number]
 
 /** Page sizes of list endpoints (reference §3 "Common request facts"). */

@@ -52,5 +52,5 @@ export interface IssueTag {
   readonly name: string
   readonly color: string
   readonly icon: string
-  readonly source: 'manual' | 'rule' | 'ingest' | 'linear'
+  readonly source: 'manual' | 'rule' | 'ingest' | 'tracker'
 }
