@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { digestIngested } from '../../../../worker/plugins/http-ingest/digest-ingested.ts'
 import type { IngestEvent } from '../../../../worker/plugins/http-ingest/ingest-event.ts'
-import { stageStatements } from '../../../../worker/plugins/http-ingest/staged-events.ts'
+import { stagedRow, stageStatements } from '../../../../worker/plugins/http-ingest/staged-events.ts'
+import { sql } from '../../../../drivers/sql.ts'
 import { TARGETS } from '../../../drivers/driver-targets.ts'
 import { testHookServices } from '../hook-services.ts'
 import { migratedScope, type MigratedScope } from '../../digest/persist/migrated-scope.ts'
@@ -34,7 +35,7 @@ function events(count: number, from = 0): IngestEvent[] {
  */
 describe.each(TARGETS)('digestIngested on %s', { timeout: 120_000 }, (target) => {
   let m: MigratedScope
-  const stage = (list: IngestEvent[]) => m.scope.db.batch(stageStatements(m.scope, list, 'http', '2026-11-25 12:00:00'))
+  const stage = (list: IngestEvent[]) => m.scope.db.batch(stageStatements(m.scope, list.map((event) => stagedRow(event, 'http')), '2026-11-25 12:00:00', sql`1 = 1`))
   const stored = async () => {
     const { t } = m.scope
     const [row] = await m.rows<{ occurrences: number; counted: number; pending: number }>(
