@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { digestIngested } from '../../../../worker/plugins/http-ingest/digest-ingested.ts'
+import { DIGEST_LINGER_MS, digestIngested } from '../../../../worker/plugins/http-ingest/digest-ingested.ts'
 import type { IngestEvent } from '../../../../worker/plugins/http-ingest/ingest-event.ts'
 import { stagedRow, stageStatements } from '../../../../worker/plugins/http-ingest/staged-events.ts'
 import { sql } from '../../../../drivers/sql.ts'
@@ -88,6 +88,28 @@ describe.each(TARGETS)('digestIngested on %s', { timeout: 120_000 }, (target) =>
     await expect(digest()).rejects.toThrow(/connection lost/)
     await digest()
     expect(await stored()).toEqual({ occurrences: start.occurrences + 150, counted: start.counted + 150, pending: 0 })
+  })
+
+  it('lingers after a small batch only while events keep arriving, then takes them in one batch', async () => {
+    const start = await stored()
+    await stage(events(5, 3000))
+    const sleeps: number[] = []
+    let arrivals = 1
+    const outcome = await digestIngested({
+      scope: m.scope,
+      plugins: [],
+      services: testHookServices(),
+      now: () => NOW,
+      // One more burst arrives while the first batch is written; after it, nothing.
+      arrived: () => arrivals-- > 0,
+      sleep: async (ms) => {
+        sleeps.push(ms)
+        await stage(events(30, 3100))
+      },
+    })
+    expect(sleeps).toEqual([DIGEST_LINGER_MS])
+    expect(outcome).toEqual({ events: 35, batches: 2, more: false })
+    expect(await stored()).toEqual({ occurrences: start.occurrences + 35, counted: start.counted + 35, pending: 0 })
   })
 
   it('stores each event once when digests run at once', async () => {
