@@ -54,7 +54,8 @@ export function AccessDayChart({ analytics }: { analytics: AccessAnalytics }) {
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { show: false } },
       scales: { x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.15)] } },
-      axes: [{ ...axis, space: 60 }, { ...axis, size: 52, values: (_u, values) => values.map((value) => (Number.isInteger(value) ? formatNumber(value) : '')) }],
+      // Whole days only: a tick per day (or per week at 90 days), labelled MM-DD.
+      axes: [{ ...axis, space: 44, incrs: [86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400], values: (_u, splits) => splits.map((ts) => new Date(ts * 1000).toISOString().slice(5, 10)) }, { ...axis, size: 52, values: (_u, values) => values.map((value) => (Number.isInteger(value) ? formatNumber(value) : '')) }],
       series: [{}, bars('--chart-events', 'Requests'), bars('--sev-error', 'Errors')],
     }
     // A zero-height bar would show as a stray line on the axis.

@@ -25,7 +25,7 @@ export function RankList({ title, rows, testId, emptyText, countTitle }: { title
             </span>
             <span class="rank-count" title={countTitle}>
               {formatNumber(row.count)}
-              {row.errors !== undefined && row.errors > 0 && <span class="tone-danger">{formatNumber(row.errors)} err</span>}
+              {row.errors !== undefined && row.errors > 0 && <span class="tone-danger"> · {formatNumber(row.errors)} failed</span>}
             </span>
           </li>
         ))}
