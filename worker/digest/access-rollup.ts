@@ -32,10 +32,24 @@ const JSON_BYTES_PER_PARAMETER = 256 * 1024
  * (`clearAccessRollupStatement`). Kept whether or not the plugin is on, so switching it on shows history.
  */
 export class AccessRollup {
-  /** Pending lines in file order: start offset, path key, agent key. */
+  /** Pending lines in file order: start offset and the ids of their path row and agent row. */
   private starts: number[] = []
-  private pathKeys: string[] = []
-  private agentKeys: string[] = []
+  private pathIds: number[] = []
+  private agentIds: number[] = []
+  /** Rollup rows by id: `[day, kind, status_class, method, item]`, and ids by row (cap already applied). */
+  private readonly rows: string[][] = []
+  private readonly ids = new Map<string, number>()
+  /**
+   * Line values → row id, so a repeated line costs a few lookups of the strings the parser made, without
+   * building a key (measured: a concatenated key per line cost more than the rest of the rollup). Per day:
+   * path → (method code × 10 + status digit) → id, and agent → id. Started over when large: a scanner's random
+   * paths would otherwise grow it by a line each; the caps bound `rows` anyway.
+   */
+  private seen = new Map<string, DayCache>()
+  private seenSize = 0
+  private methodCodes = new Map<string, number>()
+  private lastDay = ''
+  private today: DayCache = { paths: new Map(), agents: new Map() }
   private readonly paths = new Map<string, Set<string>>()
   private readonly agents = new Map<string, Set<string>>()
   private readonly methods = new Map<string, Set<string>>()
@@ -52,13 +66,39 @@ export class AccessRollup {
       const context = event.context
       const day = event.occurredAt.slice(0, 10)
       const status = typeof context.status === 'number' ? context.status : 0
-      const method = capped(this.methods, day, typeof context.method === 'string' ? context.method.slice(0, METHOD_CHARS) : '', METHODS_PER_DAY)
-      const path = capped(this.paths, day, cut(typeof context.path === 'string' ? context.path : ''), PATHS_PER_DAY)
-      const agent = capped(this.agents, day, cut(typeof context.user_agent === 'string' ? context.user_agent.trim() : ''), AGENTS_PER_DAY)
+      const method = typeof context.method === 'string' ? context.method : ''
+      const path = typeof context.path === 'string' ? context.path : ''
+      const agent = typeof context.user_agent === 'string' ? context.user_agent : ''
+      if (this.seenSize > SEEN_LIMIT) this.forget()
+      if (day !== this.lastDay) {
+        let cache = this.seen.get(day)
+        if (cache === undefined) this.seen.set(day, (cache = { paths: new Map(), agents: new Map() }))
+        this.today = cache
+        this.lastDay = day
+      }
+      let methodCode = this.methodCodes.get(method)
+      if (methodCode === undefined) this.methodCodes.set(method, (methodCode = this.methodCodes.size))
+      const code = methodCode * 10 + (Math.floor(status / 100) % 10)
+      let byCode = this.today.paths.get(path)
+      if (byCode === undefined) {
+        this.today.paths.set(path, (byCode = new Map()))
+        this.seenSize++
+      }
+      let pathId = byCode.get(code)
+      if (pathId === undefined) {
+        pathId = this.row([day, 'p', statusClass(status), capped(this.methods, day, method.slice(0, METHOD_CHARS), METHODS_PER_DAY), capped(this.paths, day, cut(path), PATHS_PER_DAY)])
+        byCode.set(code, pathId)
+        this.seenSize++
+      }
+      let agentId = this.today.agents.get(agent)
+      if (agentId === undefined) {
+        agentId = this.row([day, 'a', '', '', capped(this.agents, day, cut(agent.trim()), AGENTS_PER_DAY)])
+        this.today.agents.set(agent, agentId)
+        this.seenSize++
+      }
       this.starts.push(event.byteStart)
-      // Newline-joined: none of the parts can hold one (the parser is line-based).
-      this.pathKeys.push(`${day}\n${statusClass(status)}\n${method}\n${path}`)
-      this.agentKeys.push(`${day}\n${agent}`)
+      this.pathIds.push(pathId)
+      this.agentIds.push(agentId)
     }
   }
 
@@ -67,23 +107,46 @@ export class AccessRollup {
     let n = 0
     while (n < this.starts.length && this.starts[n]! < upTo) n++
     if (n === 0) return []
-    const counts = new Map<string, number>()
+    const counts = new Uint32Array(this.rows.length)
+    const touched: number[] = []
     for (let i = 0; i < n; i++) {
-      const p = `p\n${this.pathKeys[i]}`
-      counts.set(p, (counts.get(p) ?? 0) + 1)
-      const a = `a\n${this.agentKeys[i]}`
-      counts.set(a, (counts.get(a) ?? 0) + 1)
+      const pathId = this.pathIds[i]!
+      if (counts[pathId]!++ === 0) touched.push(pathId)
+      const agentId = this.agentIds[i]!
+      if (counts[agentId]!++ === 0) touched.push(agentId)
     }
     this.starts.splice(0, n)
-    this.pathKeys.splice(0, n)
-    this.agentKeys.splice(0, n)
-    const rows: unknown[][] = []
-    for (const [key, count] of counts) {
-      const [kind, day, ...rest] = key.split('\n')
-      rows.push(kind === 'p' ? [day, kind, rest[0], rest[1], rest[2], count] : [day, kind, '', '', rest[0], count])
-    }
-    return [upsertStatement(this.scope, this.sourceFileId, jsonParameters(rows))]
+    this.pathIds.splice(0, n)
+    this.agentIds.splice(0, n)
+    return [upsertStatement(this.scope, this.sourceFileId, jsonParameters(touched.map((id) => [...this.rows[id]!, counts[id]!])))]
   }
+
+  private forget(): void {
+    this.seen = new Map()
+    this.methodCodes = new Map()
+    this.seenSize = 0
+    this.lastDay = ''
+  }
+
+  /** The id of a rollup row (newline-joined: no part can hold one, the parser being line-based). */
+  private row(row: string[]): number {
+    const key = row.join('\n')
+    let id = this.ids.get(key)
+    if (id === undefined) {
+      id = this.rows.length
+      this.rows.push(row)
+      this.ids.set(key, id)
+    }
+    return id
+  }
+}
+
+/** Line values remembered before the cache starts over (see `AccessRollup.seen`). */
+const SEEN_LIMIT = 50_000
+
+interface DayCache {
+  readonly paths: Map<string, Map<number, number>>
+  readonly agents: Map<string, number>
 }
 
 /** Drops a file's counts, in the batch that resets its checkpoint to byte 0 (reindex, rotation, new parser). */
