@@ -88,3 +88,13 @@ export async function accessAnalytics(scope: AppScope, days: number, now: Date):
     top_agents: of('agent').map((a) => ({ agent: a.k, count: a.n })),
   }
 }
+
+/**
+ * Deletes rollup rows older than the widest window (90 days), from the cron trigger's maintenance while the
+ * plugin is on: no request can read them. A reindex brings them back from the archived files (and this drops
+ * them again); no count is ever doubled, as a re-read file's rows are cleared first.
+ */
+export async function pruneAccessRollup(scope: AppScope, now: Date): Promise<number> {
+  const { rowsAffected } = await scope.db.execute({ sql: `DELETE FROM ${scope.t.accessRollup} WHERE day < ?`, args: [windowStart(now, ACCESS_DAYS.max)] })
+  return rowsAffected
+}
