@@ -196,6 +196,21 @@ describe.each(TARGETS)('access rollup on %s', { timeout: 60_000 }, (target) => {
     expect(await occurrences()).toBe(200)
   })
 
+  it('keeps NUL and U+E000 in paths and agents apart and exact (the neon driver escapes one with the other)', async () => {
+    const bytes = encode(
+      [
+        '1.2.3.4 - - [01/Feb/2026:10:00:00 +0000] "GET /a\u0000b HTTP/1.1" 404 0 "-" "nul\u0000agent"',
+        '1.2.3.4 - - [01/Feb/2026:10:00:01 +0000] "GET /a\ue000b HTTP/1.1" 404 0 "-" "nul\ue000agent"',
+        '1.2.3.4 - - [01/Feb/2026:10:00:02 +0000] "GET /a\u0000b HTTP/1.1" 200 0 "-" "nul\u0000agent"',
+        '',
+      ].join('\n'),
+    )
+    await register(bytes)
+    expect(await importFile(context(bytes), await state(), createBudget(1 << 30, 60))).toEqual({ done: true })
+    expect(await sums('item')).toEqual({ '/a\u0000b': 2, '/a\ue000b': 1 })
+    expect(await sums('item', 'a')).toEqual({ 'nul\u0000agent': 2, 'nul\ue000agent': 1 })
+  })
+
   it('caps distinct paths and agents per day, counting the rest under (other), and cuts long values', async () => {
     const lines: string[] = []
     const extra = 30
