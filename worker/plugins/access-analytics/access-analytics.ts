@@ -46,7 +46,7 @@ export async function accessAnalytics(scope: AppScope, days: number, now: Date):
     args: [windowStart(now, days), OVERFLOW_ITEM],
   })
   const lists = new Map<string, { k: string; n: number; e: number }[]>()
-  const days_ = new Map<string, { count: number; errors: number }>()
+  const perDay = new Map<string, { count: number; errors: number }>()
   const classes = new Map<string, number>()
   const methods = new Map<string, number>()
   let unique = 0
@@ -56,10 +56,10 @@ export async function accessAnalytics(scope: AppScope, days: number, now: Date):
     const n = Number(row.n ?? 0)
     if (s === 'dcm') {
       const c = String(row.c)
-      const day = days_.get(k) ?? { count: 0, errors: 0 }
+      const day = perDay.get(k) ?? { count: 0, errors: 0 }
       day.count += n
       if (c === '4xx' || c === '5xx') day.errors += n
-      days_.set(k, day)
+      perDay.set(k, day)
       classes.set(c, (classes.get(c) ?? 0) + n)
       methods.set(String(row.m), (methods.get(String(row.m)) ?? 0) + n)
       unique = Number(row.e ?? 0)
@@ -81,7 +81,7 @@ export async function accessAnalytics(scope: AppScope, days: number, now: Date):
     unique_paths: unique,
     error_rate: total === 0 ? 0 : Math.round((errors / total) * 10_000) / 10_000,
     status_classes: [...classes].sort(byKey).map(([c, count]) => ({ class: c, count })),
-    by_day: [...days_].sort(byKey).map(([day, d]) => ({ day, count: d.count, errors: d.errors })),
+    by_day: [...perDay].sort(byKey).map(([day, d]) => ({ day, count: d.count, errors: d.errors })),
     top_paths: of('path').map((p) => ({ path: p.k, count: p.n, errors: p.e })),
     error_paths: of('error').map((p) => ({ path: p.k, errors: p.n })),
     methods: ranked([...methods].map(([k, n]) => ({ k, n, e: 0 }))).map((m) => ({ method: m.k, count: m.n })),
