@@ -119,6 +119,17 @@ describe('access-analytics (reference §4.6, issue 14)', () => {
     expect(await ok(analytics(app))).toEqual(WEEK)
   })
 
+  it('replaces a rotated file`s counts with its new content', async () => {
+    const rotated = await createTestApp('access-rotated')
+    expect((await post('plugins', { id: 'access_analytics', enabled: true }, { query: { app: rotated } })).status).toBe(200)
+    await ok(upload(rotated, 'web/access.log', ACCESS_LOG))
+    expect((await ok(analytics(rotated))).total).toBe(13)
+    // The same name with other, shorter content: a rotated log, read again from byte 0.
+    await ok(upload(rotated, 'web/access.log', `${line(0, 'GET /after-rotation', 200, CURL)}\n`))
+    const after = await ok(analytics(rotated))
+    expect([after.total, after.top_paths]).toEqual([1, [{ path: '/after-rotation', count: 1, errors: 0 }]])
+  })
+
   it('answers zeros and empty lists without traffic', async () => {
     const empty = await createTestApp('access-empty')
     expect((await post('plugins', { id: 'access_analytics', enabled: true }, { query: { app: empty } })).status).toBe(200)
