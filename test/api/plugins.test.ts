@@ -26,7 +26,7 @@ describe('?api=plugins — the built-in catalog (reference §3.5, §4.1)', () =>
     app = await createTestApp('plugins')
   })
 
-  it('lists the five built-ins in catalog order, none available yet', async () => {
+  it('lists the five built-ins in catalog order, all off by default', async () => {
     const response = await get('plugins', { query: { app } })
     expect(response.status).toBe(200)
     expect(response.body.data.map(({ description, ...rest }: { description: string }) => rest)).toEqual(CATALOG)

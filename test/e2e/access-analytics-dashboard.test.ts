@@ -70,9 +70,9 @@ describe('Access analytics page', { timeout: 60_000 }, () => {
     problems.length = 0
   })
 
-  it('shows the empty state once on, reached from the Analytics entry', async () => {
-    await api('plugins', { body: { id: 'access_analytics', enabled: true } })
-    await page.goto(`${worker.url}/`)
+  it('shows the Analytics entry once switched on in Plugins, and the empty state behind it', async () => {
+    await page.locator('[data-plugin="access_analytics"]').getByRole('switch').click()
+    await expect.poll(async () => (await api('plugins')).data.find((plugin: { id: string }) => plugin.id === 'access_analytics').enabled).toBe(true)
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click()
     await expect.poll(() => page.getByText('No access-log lines in the last 7 days.').isVisible()).toBe(true)
     expect(new URL(page.url()).searchParams.get('view')).toBe('analytics')
