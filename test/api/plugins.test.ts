@@ -17,7 +17,7 @@ const CATALOG = [
   { id: 'alerts', name: 'Alerting', category: 'Notifications', status: 'active', enabled: false, last_error: null },
   { id: 'http_ingest', name: 'HTTP ingest', category: 'Ingestion', status: 'active', enabled: false, last_error: null },
   { id: 'releases', name: 'Release tracking', category: 'Insights', status: 'planned', enabled: false, last_error: null },
-  { id: 'access_analytics', name: 'Access-log analytics', category: 'Insights', status: 'planned', enabled: false, last_error: null },
+  { id: 'access_analytics', name: 'Access-log analytics', category: 'Insights', status: 'active', enabled: false, last_error: null },
 ]
 
 describe('?api=plugins — the built-in catalog (reference §3.5, §4.1)', () => {
@@ -26,7 +26,7 @@ describe('?api=plugins — the built-in catalog (reference §3.5, §4.1)', () =>
     app = await createTestApp('plugins')
   })
 
-  it('lists the five built-ins in catalog order, none available yet', async () => {
+  it('lists the five built-ins in catalog order, all off by default', async () => {
     const response = await get('plugins', { query: { app } })
     expect(response.status).toBe(200)
     expect(response.body.data.map(({ description, ...rest }: { description: string }) => rest)).toEqual(CATALOG)

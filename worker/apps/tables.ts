@@ -37,6 +37,8 @@ export interface Tables {
   readonly alertChannels: string
   readonly alertRules: string
   readonly alertEvents: string
+  /** Every access-log line counted per file, day, status class, method, path or agent (migration 0009, `access-rollup.ts`). */
+  readonly accessRollup: string
 }
 
 const cache = new Map<string, Tables>()
@@ -78,6 +80,7 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       alertChannels: q('alert_channels'),
       alertRules: q('alert_rules'),
       alertEvents: q('alert_events'),
+      accessRollup: q('access_rollup'),
     }
     cache.set(key, tables)
   }

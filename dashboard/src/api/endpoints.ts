@@ -9,6 +9,7 @@ import type { TagInput } from '../../../shared/schemas/tag.ts'
 import type { PluginView } from '../../../shared/schemas/plugin.ts'
 import type { IngestSettingsView } from '../../../shared/schemas/ingest.ts'
 import type { AlertChannel, AlertChannelInput, AlertEvent, AlertPreview, AlertRule, AlertRuleInput, AlertTestResult } from '../../../shared/schemas/alerts.ts'
+import type { AccessAnalytics } from '../../../shared/schemas/access-analytics.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -92,3 +93,5 @@ export const updateAlertRule = (id: number, input: AlertRuleInput) => api<AlertR
 export const previewAlertRule = (input: AlertRuleInput) => api<AlertPreview>('alert-preview', { body: input })
 export const deleteAlertRule = (id: number) => api<{ id: number; deleted: boolean }>('alert-rules', { method: 'DELETE', body: { id } })
 export const listAlertEvents = (signal?: Signal) => api<{ data: AlertEvent[] }>('alert-events', { query: { limit: 50 }, signal })
+
+export const getAccessAnalytics = (days: number, signal?: Signal) => api<AccessAnalytics>('access-analytics', { query: { days }, signal })

@@ -53,6 +53,7 @@ export const FUZZ_ENDPOINTS: Record<string, { readonly methods: readonly string[
   'alert-test': { methods: ['POST'], query: [], fields: ['id'] },
   'alert-preview': { methods: ['POST'], query: [], fields: ['trigger_type', 'severities', 'module_id', 'min_count', 'spike_factor'] },
   'alert-events': { methods: ['GET'], query: ['limit'], fields: [] },
+  'access-analytics': { methods: ['GET'], query: ['days'], fields: [] },
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'PURGE', 'get']
