@@ -37,6 +37,12 @@ export interface Tables {
   readonly alertChannels: string
   readonly alertRules: string
   readonly alertEvents: string
+  /** Release tracking (migration 0008): recorded deploys, versions events named, source-map metadata, each issue's first and regressed release. */
+  readonly deploys: string
+  readonly releases: string
+  readonly sourceMaps: string
+  readonly groupReleases: string
+  readonly releaseGroups: string
 }
 
 const cache = new Map<string, Tables>()
@@ -78,6 +84,11 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       alertChannels: q('alert_channels'),
       alertRules: q('alert_rules'),
       alertEvents: q('alert_events'),
+      deploys: q('deploys'),
+      releases: q('releases'),
+      sourceMaps: q('source_maps'),
+      groupReleases: q('group_releases'),
+      releaseGroups: q('release_groups'),
     }
     cache.set(key, tables)
   }

@@ -8,6 +8,7 @@ import { randomToken } from '../../digest/persist/random-token.ts'
 import { toTimestamp } from '../../time.ts'
 import type { HookServices, Plugin } from '../plugin.ts'
 import { runPluginHook } from '../run-plugin-hook.ts'
+import { releaseRegistrationStatements } from '../releases/release-registration.ts'
 import { ingestTagStatements } from './ingest-tags.ts'
 import { toSourceRecords, type SourceRecords } from './ingest-records.ts'
 import { finishStatements, readPendingStatement, toStagedEvents } from './staged-events.ts'
@@ -39,7 +40,7 @@ export const DIGEST_BATCH_EVENTS = 200
  * split). Per batch: one read of the pending rows, module and source-file lookups (one round trip, more only
  * for a module name never seen), then ONE atomic write — the persistence statements of every source file
  * (the same as a file import's, reference §2.6: issues, occurrences, reoccurred, rollups, tag rules), the
- * events' releases and tags, the day-count fold, and the rows marked digested. Concurrent digests of the
+ * events' releases (on their occurrences, registered, and each issue's first and regressed release) and tags, the day-count fold, and the rows marked digested. Concurrent digests of the
  * same rows store each event once: an occurrence is unique on (source file, staging id). Plugins'
  * `afterIngest` hooks run after each batch, once per intake (`http`, `sentry`).
  */
@@ -62,6 +63,9 @@ export async function digestIngested(run: DigestRun): Promise<DigestOutcome> {
       for (const payload of preparePayloads(source.records)) statements.push(...persistStatements(scope, payload, { sourceFileId: source.sourceFileId, importBatch, now }))
       statements.push(...releaseStatements(scope, source))
     }
+    const occurredAt = new Map(staged.map((s) => [s.id, s.event.occurredAt]))
+    const released = sources.flatMap((source) => source.releases.map(([byteStart, release]) => ({ sourceFileId: source.sourceFileId, byteStart, release, occurredAt: occurredAt.get(byteStart)! })))
+    statements.push(...releaseRegistrationStatements(scope, released, importBatch, now))
     statements.push(...ingestTagStatements(scope, sources.flatMap((source) => source.tagged), now))
     statements.push(...foldDailyCountsStatements(scope))
     statements.push(...finishStatements(scope, rows.map((row) => Number(row.id)), date))
