@@ -8,6 +8,9 @@ import { randomToken } from '../../digest/persist/random-token.ts'
 import { toTimestamp } from '../../time.ts'
 import type { HookServices, Plugin } from '../plugin.ts'
 import { runPluginHook } from '../run-plugin-hook.ts'
+import { decodePluginSettings, readPluginSettings } from '../plugin-settings.ts'
+import { namedBatch } from '../../../drivers/named-batch.ts'
+import { resolveStagedStacks } from './resolve-stacks.ts'
 import { releaseRegistrationStatements } from '../releases/release-registration.ts'
 import { ingestTagStatements } from './ingest-tags.ts'
 import { toSourceRecords, type SourceRecords } from './ingest-records.ts'
@@ -51,11 +54,15 @@ export async function digestIngested(run: DigestRun): Promise<DigestOutcome> {
   let batches = 0
   for (;;) {
     if (run.budgetMs !== undefined && batches > 0 && run.now().getTime() - started >= run.budgetMs) return { events, batches, more: true }
-    const { rows } = await scope.db.execute(readPendingStatement(scope, run.batchEvents ?? DIGEST_BATCH_EVENTS))
+    // The plugins' switches ride along with the pending read (one round trip): the stack resolvers and the
+    // afterIngest hooks of this batch use them instead of reading them each.
+    const read = await namedBatch(scope.db, { pending: readPendingStatement(scope, run.batchEvents ?? DIGEST_BATCH_EVENTS), settings: run.plugins.length > 0 ? readPluginSettings(scope, run.plugins) : null }, { mode: 'read' })
+    const rows = read.pending.rows
     if (rows.length === 0) return { events, batches, more: false }
+    const settings = decodePluginSettings(run.plugins, read.settings?.rows ?? [])
     const date = run.now()
     const now = toTimestamp(date)
-    const staged = toStagedEvents(rows)
+    const staged = await resolveStagedStacks(run, toStagedEvents(rows), settings, date)
     const sources = await toSourceRecords(scope, staged, now)
     const importBatch = randomToken()
     const statements: Statement[] = []
@@ -74,7 +81,7 @@ export async function digestIngested(run: DigestRun): Promise<DigestOutcome> {
     batches++
     for (const via of new Set(staged.map((s) => s.via))) {
       const count = staged.filter((s) => s.via === via).length
-      await runPluginHook({ plugins: run.plugins, scope, hook: 'afterIngest', now: date, call: (hooks) => hooks.afterIngest?.({ scope, now: date, services: run.services, via, events: count }) })
+      await runPluginHook({ plugins: run.plugins, scope, hook: 'afterIngest', now: date, settings, call: (hooks) => hooks.afterIngest?.({ scope, now: date, services: run.services, via, events: count }) })
     }
   }
 }

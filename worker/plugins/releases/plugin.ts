@@ -1,4 +1,5 @@
 import { definePlugin } from '../plugin.ts'
+import { resolveStack } from './resolve-stack.ts'
 import { RELEASE_ROUTES } from './routes.ts'
 
 /**
@@ -14,4 +15,5 @@ export const releasesPlugin = definePlugin({
   status: 'active',
   defaultEnabled: false,
   routes: RELEASE_ROUTES,
+  hooks: { resolveStack },
 })
