@@ -1,6 +1,7 @@
 import { definePlugin } from '../plugin.ts'
 import { resolveStack } from './resolve-stack.ts'
 import { RELEASE_ROUTES } from './routes.ts'
+import { sentryCliPaths } from './sentry-cli/sentry-cli-paths.ts'
 
 /**
  * Release tracking (reference §4.4, issue 14, docs/releases.md): recorded deploys, the releases ingested
@@ -15,5 +16,6 @@ export const releasesPlugin = definePlugin({
   status: 'active',
   defaultEnabled: false,
   routes: RELEASE_ROUTES,
+  paths: sentryCliPaths(() => releasesPlugin),
   hooks: { resolveStack },
 })
