@@ -1,5 +1,8 @@
+import { createExecutionContext, env as baseEnv, waitOnExecutionContext } from 'cloudflare:test'
+import { zipSync } from 'fflate'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { call, createTestApp, get, post, type ApiCall } from './helpers/api.ts'
+import worker from '../../worker/index.ts'
+import { call, createTestApp, get, ORIGIN, post, type ApiCall } from './helpers/api.ts'
 import { appDatabase, readObject } from './ingestion-helpers.ts'
 
 /**
@@ -169,5 +172,78 @@ describe('release tracking', () => {
     expect(await api('DELETE', 'source-maps', app, { query: { id } })).toMatchObject({ status: 200, body: { id, deleted: true } })
     expect(await readObject(row!.object_key)).toBeNull()
     expect(await api('DELETE', 'source-maps', app, { query: { id } })).toMatchObject({ status: 404, body: { error: 'Source map not found.' } })
+  })
+})
+
+/** sentry-cli's calls (sentry-cli-protocol.md) at the origin's root; the real binary runs in test/e2e/sentry-cli.test.ts. */
+describe('the sentry-cli endpoints', () => {
+  const TOKEN = 'cli-token'
+  let app: string
+  const cli = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) => {
+    const ctx = createExecutionContext()
+    const init: RequestInit = { method, headers: { ...headers } }
+    if (body instanceof FormData) init.body = body
+    else if (body !== undefined) {
+      init.body = JSON.stringify(body)
+      ;(init.headers as Record<string, string>)['content-type'] = 'application/json'
+    }
+    const response = await worker.fetch(new Request(`${ORIGIN}/api/0/organizations/loupe/${path}`, init) as never, { ...baseEnv, ...ENV, SERVICE_TOKEN: TOKEN } as never, ctx)
+    await waitOnExecutionContext(ctx)
+    const text = await response.text()
+    return { status: response.status, body: text ? JSON.parse(text) : undefined }
+  }
+  const sha1 = async (bytes: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-1', bytes as Uint8Array<ArrayBuffer>))].map((b) => b.toString(16).padStart(2, '0')).join('')
+  beforeAll(async () => {
+    ;({ app } = await releasesApp('releases-cli'))
+  })
+
+  it('authenticates with the service token, names the application by project, and creates and finalizes releases', async () => {
+    expect(await cli('POST', 'releases/', { version: 'cli@1', projects: [app] }, {})).toMatchObject({ status: 401 })
+    expect(await cli('POST', 'releases/', { version: 'cli@1', projects: [app] }, { authorization: 'Bearer nope' })).toMatchObject({ status: 401 })
+    expect(await cli('POST', 'releases/', { version: 'cli@1', projects: ['no-such-app'] })).toMatchObject({ status: 404, body: { error: 'Unknown project: the project names the application (its id or its numeric namespace).' } })
+    const off = await createTestApp('releases-cli-off')
+    expect(await cli('POST', 'releases/', { version: 'cli@1', projects: [off] })).toMatchObject({ status: 404, body: { error: 'This plugin is disabled for the selected application.' } })
+    const created = await cli('POST', 'releases/', { version: 'cli@1', projects: [app], dateStarted: '2026-11-24T00:00:00Z' })
+    expect(created.status).toBe(201)
+    expect(created.body).toMatchObject({ version: 'cli@1', dateCreated: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), projects: [{ slug: app }] })
+    expect(await cli('PUT', 'releases/cli@2/', { projects: [app] })).toMatchObject({ status: 404, body: { error: 'Release not found.' } })
+    expect(await cli('PUT', 'releases/cli@1/', { projects: [app], dateReleased: '2026-11-24T01:00:00Z' })).toMatchObject({ status: 200, body: { version: 'cli@1', dateReleased: '2026-11-24T01:00:00Z' } })
+    expect((await api('GET', 'releases', app)).body.data.map((r: { version: string }) => r.version)).toEqual(['cli@1'])
+  })
+
+  it('takes gzip chunks named by their SHA-1 and assembles an artifact bundle into source maps', async () => {
+    const options = await cli('GET', 'chunk-upload/')
+    expect(options.body).toMatchObject({ url: '/api/0/organizations/loupe/chunk-upload/', hashAlgorithm: 'sha1', compression: ['gzip'], chunksPerRequest: expect.any(Number), chunkSize: expect.any(Number) })
+    const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value))
+    const map = { version: 3, sources: ['../src/a.ts'], names: [], mappings: 'AAAA' }
+    const manifest = {
+      org: 'loupe',
+      project: app,
+      release: 'cli@1',
+      files: {
+        'files/_/_/app.min.js': { type: 'minified_source', url: '~/assets/app.min.js', headers: { sourcemap: 'maps/app.js.map' } },
+        'files/_/_/maps/app.js.map': { type: 'source_map', url: '~/assets/maps/app.js.map' },
+      },
+    }
+    const zip = zipSync({ 'manifest.json': encode(manifest), 'files/_/_/app.min.js': encode('var a=1'), 'files/_/_/maps/app.js.map': encode(map) })
+    const checksum = await sha1(zip)
+    const assemble = { checksum, chunks: [checksum], projects: [app], version: 'cli@1' }
+    expect(await cli('POST', 'artifactbundle/assemble/', assemble)).toEqual({ status: 200, body: { state: 'not_found', missingChunks: [checksum] } })
+    const wrong = new FormData()
+    wrong.append('file', new Blob([zip]), '0'.repeat(40))
+    expect(await cli('POST', 'chunk-upload/', wrong)).toMatchObject({ status: 422, body: { error: 'A chunk does not match its SHA-1 name.' } })
+    const form = new FormData()
+    form.append('file_gzip', new Blob([await new Response(new Blob([zip]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer()]), checksum)
+    expect(await cli('POST', 'chunk-upload/', form)).toEqual({ status: 200, body: {} })
+    expect(await cli('POST', 'artifactbundle/assemble/', assemble)).toEqual({ status: 200, body: { state: 'ok', missingChunks: [] } })
+    expect((await api('GET', 'source-maps', app)).body.data).toEqual([expect.objectContaining({ release: 'cli@1', file: 'app.min.js', size: encode(map).length })])
+
+    const broken = zipSync({ 'files/_/_/x.js': encode('x') })
+    const brokenSum = await sha1(broken)
+    const brokenForm = new FormData()
+    brokenForm.append('file', new Blob([broken]), brokenSum)
+    await cli('POST', 'chunk-upload/', brokenForm)
+    expect(await cli('POST', 'artifactbundle/assemble/', { ...assemble, checksum: brokenSum, chunks: [brokenSum] })).toEqual({ status: 200, body: { state: 'error', missingChunks: [], detail: 'The artifact bundle has no manifest.json.' } })
+    expect(await cli('POST', 'artifactbundle/assemble/', { ...assemble, checksum: 'x' })).toMatchObject({ status: 422, body: { error: 'checksum and chunks must be SHA-1 hex digests.' } })
   })
 })
