@@ -1,7 +1,7 @@
 import { definePlugin } from '../plugin.ts'
 import { resolveStack } from './resolve-stack.ts'
 import { RELEASE_ROUTES } from './routes.ts'
-import { sentryCliPaths } from './sentry-cli/sentry-cli-paths.ts'
+import { sentryCliPaths } from './sentry-cli/routes.ts'
 
 /**
  * Release tracking (reference §4.4, issue 14, docs/releases.md): recorded deploys, the releases ingested

@@ -6,30 +6,20 @@ import { readBodyBytes, readJsonObject } from '../../../http/read-body.ts'
 import { json } from '../../../http/respond.ts'
 import type { ApiRequest } from '../../../http/router.ts'
 import { requireLogs } from '../../../intake/log-storage.ts'
-import { hexDigest } from '../../../intake/sha256-bytes.ts'
 import { secretsEqual } from '../../../security/secrets-equal.ts'
 import { toTimestamp } from '../../../time.ts'
 import type { Plugin, PluginPath } from '../../plugin.ts'
 import { requirePluginEnabled } from '../../routes.ts'
 import { RELEASE_LIMITS } from '../../../../shared/schemas/releases.ts'
-import { checkSourceMap, storeSourceMap } from '../source-maps.ts'
-import { bundledMaps } from './artifact-bundle.ts'
+import { assembleBundle, toAssembleRequest } from './assemble-bundle.ts'
+import { chunkUploadOptions, MAX_CHUNK_REQUEST_BYTES, storeChunks, type UploadedChunk } from './chunks.ts'
 import { releaseKnown, releaseRecord, registerRelease } from './cli-releases.ts'
 
-/** Chunk sizes offered to sentry-cli (sentry-cli-protocol.md "chunk upload options"): 8 MiB requests at most. */
-const CHUNK_SIZE = 2 * 1024 * 1024
-const CHUNKS_PER_REQUEST = 4
-const MAX_REQUEST_BYTES = CHUNK_SIZE * CHUNKS_PER_REQUEST + 256 * 1024
-/** A bundle of many maps (each at most 16 MiB) stays within this. */
-const MAX_BUNDLE_BYTES = 64 * 1024 * 1024
-const CHUNK_PREFIX = 'sentry-chunks/'
-const SHA1 = /^[0-9a-f]{40}$/
 
 export const SENTRY_CLI_MESSAGES = {
   token: 'A valid API key is required. Send it as Authorization: Bearer.',
   project: 'Unknown project: the project names the application (its id or its numeric namespace).',
   release: 'Release not found.',
-  chunk: 'A chunk does not match its SHA-1 name.',
 } as const
 
 /**
@@ -94,106 +84,39 @@ async function finalizeRelease(request: ApiRequest, deps: Deps, plugin: Plugin):
 async function chunkOptions(request: ApiRequest, deps: Deps): Promise<Response> {
   await authenticate(request, deps)
   requireLogs(deps)
-  return json({
-    url: `/api/0/organizations/${encodeURIComponent(String(request.params.org ?? 'loupe'))}/chunk-upload/`,
-    chunkSize: CHUNK_SIZE,
-    chunksPerRequest: CHUNKS_PER_REQUEST,
-    maxRequestSize: MAX_REQUEST_BYTES,
-    maxFileSize: RELEASE_LIMITS.mapBytes,
-    concurrency: 1,
-    hashAlgorithm: 'sha1',
-    compression: ['gzip'],
-    maxWait: 60,
-  })
+  return json(chunkUploadOptions(String(request.params.org ?? 'loupe')))
 }
 
 /** `POST …/chunk-upload/`: multipart parts `file` (raw) or `file_gzip`, each named by the SHA-1 of its bytes. */
 async function uploadChunks(request: ApiRequest, deps: Deps): Promise<Response> {
   await authenticate(request, deps)
   const logs = requireLogs(deps)
-  const bytes = await readBodyBytes(request, MAX_REQUEST_BYTES)
+  const bytes = await readBodyBytes(request, MAX_CHUNK_REQUEST_BYTES)
   let form: FormData
   try {
     form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': request.headers.get('content-type') ?? '' } }).formData()
   } catch {
     throw new MalformedRequestError('The chunk upload must be multipart/form-data.')
   }
-  const parts = [...form.getAll('file').map((entry) => ['file', entry] as const), ...form.getAll('file_gzip').map((entry) => ['file_gzip', entry] as const)]
-  for (const [field, entry] of parts) {
-    // Runtimes type a form entry differently (string | File, or string | Blob with a name).
-    const value = entry as unknown as string | File
-    if (typeof value === 'string') continue
-    const raw = new Uint8Array(await value.arrayBuffer())
-    const chunk = field === 'file_gzip' ? await gunzip(raw) : raw
-    const name = value.name.toLowerCase()
-    if (!SHA1.test(name) || (await sha1(chunk)) !== name) throw new InvalidInputError(SENTRY_CLI_MESSAGES.chunk)
-    await logs.write(`${CHUNK_PREFIX}${name}`, chunk, chunk.length)
+  const chunks: UploadedChunk[] = []
+  for (const field of ['file', 'file_gzip'] as const) {
+    for (const entry of form.getAll(field)) {
+      // Runtimes type a form entry differently (string | File, or string | Blob with a name).
+      const value = entry as unknown as string | File
+      if (typeof value !== 'string') chunks.push({ name: value.name, gzip: field === 'file_gzip', bytes: new Uint8Array(await value.arrayBuffer()) })
+    }
   }
+  await storeChunks(logs, chunks)
   return json({})
 }
 
-/**
- * `POST …/artifactbundle/assemble/`: lists the chunks not stored yet (`not_found`), else joins them, checks the
- * bundle's SHA-1, stores its maps under the release and answers `ok` — synchronously, so `--wait` is not needed.
- */
+/** `POST …/artifactbundle/assemble/` (assemble-bundle.ts). */
 async function assemble(request: ApiRequest, deps: Deps, plugin: Plugin): Promise<Response> {
   await authenticate(request, deps)
   const logs = requireLogs(deps)
   const body = await readJsonObject(request, deps.config.maxBodyBytes)
-  const checksum = typeof body.checksum === 'string' ? body.checksum.toLowerCase() : ''
-  const chunks = Array.isArray(body.chunks) ? body.chunks.map((chunk) => String(chunk).toLowerCase()) : []
-  if (!SHA1.test(checksum) || chunks.length === 0 || !chunks.every((chunk) => SHA1.test(chunk))) {
-    throw new InvalidInputError('checksum and chunks must be SHA-1 hex digests.')
-  }
+  const version = typeof body.version === 'string' && body.version.trim() !== '' ? versionOf(body.version) : null
+  const input = toAssembleRequest(body, version)
   const scope = await projectScope(body, deps, plugin)
-  if (typeof body.version !== 'string' || body.version.trim() === '') {
-    return json({ state: 'error', missingChunks: [], detail: 'Loupe resolves source maps by release: upload with --release.' })
-  }
-  const version = versionOf(body.version)
-  const missing: string[] = []
-  for (const chunk of new Set(chunks)) if ((await logs.head(`${CHUNK_PREFIX}${chunk}`)) === null) missing.push(chunk)
-  if (missing.length > 0) return json({ state: 'not_found', missingChunks: missing })
-  const parts: Uint8Array[] = []
-  let size = 0
-  for (const chunk of chunks) {
-    const stored = await logs.head(`${CHUNK_PREFIX}${chunk}`)
-    const part = stored ? await logs.read(stored.key, 0, stored.size) : null
-    if (part === null) return json({ state: 'not_found', missingChunks: [chunk] })
-    size += part.length
-    if (size > MAX_BUNDLE_BYTES) return json({ state: 'error', missingChunks: [], detail: 'The artifact bundle is larger than 64 MiB.' })
-    parts.push(part)
-  }
-  const zip = new Uint8Array(size)
-  let offset = 0
-  for (const part of parts) {
-    zip.set(part, offset)
-    offset += part.length
-  }
-  if ((await sha1(zip)) !== checksum) return json({ state: 'error', missingChunks: [], detail: 'The assembled bundle does not match its checksum.' })
-  let maps
-  try {
-    maps = bundledMaps(zip)
-    for (const map of maps) checkSourceMap(map.bytes)
-  } catch (error) {
-    if (error instanceof InvalidInputError) return json({ state: 'error', missingChunks: [], detail: error.message })
-    throw error
-  }
-  const now = toTimestamp(deps.now())
-  for (const map of maps) await storeSourceMap(scope, logs, { release: version, file: map.file, bytes: map.bytes }, now)
-  await registerRelease(scope, version, now)
-  await logs.delete([...new Set(chunks)].map((chunk) => `${CHUNK_PREFIX}${chunk}`))
-  return json({ state: 'ok', missingChunks: [] })
-}
-
-async function sha1(bytes: Uint8Array): Promise<string> {
-  return hexDigest(await crypto.subtle.digest('SHA-1', bytes as Uint8Array<ArrayBuffer>))
-}
-
-async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  try {
-    const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'))
-    return new Uint8Array(await new Response(stream).arrayBuffer())
-  } catch {
-    throw new MalformedRequestError('A file_gzip chunk is not gzip data.')
-  }
+  return json(await assembleBundle(scope, logs, input, toTimestamp(deps.now())))
 }
