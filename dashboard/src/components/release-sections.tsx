@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
-import type { DeployRow, ReleaseSettings } from '../../../shared/schemas/releases.ts'
-import { createDeploy, deleteDeploy, saveReleaseSettings } from '../api/endpoints.ts'
+import type { DeployRow, ReleaseSettings, SourceMapRow } from '../../../shared/schemas/releases.ts'
+import { createDeploy, deleteDeploy, deleteSourceMap, saveReleaseSettings } from '../api/endpoints.ts'
 import { useMutation } from '../state/use-mutation.ts'
 import { Field, fieldProps } from './field.tsx'
 
@@ -83,5 +83,24 @@ export function ReleaseSettingsSection({ settings }: { settings: ReleaseSettings
         </div>
       </form>
     </section>
+  )
+}
+
+/** A source map's **Delete…**, behind an inline confirmation (frames of its release stop resolving). */
+export function SourceMapActions({ map }: { map: SourceMapRow }) {
+  const [confirming, setConfirming] = useState(false)
+  const { busy, run } = useMutation()
+  const remove = () => run(() => deleteSourceMap(map.id), { done: () => `Deleted ${map.file} (${map.release})`, failure: 'Could not delete', settled: () => setConfirming(false) })
+  return (
+    <div class="row-actions">
+      {confirming ? (
+        <span class="inline-confirm" role="group" aria-label={`Confirm deleting ${map.file}`}>
+          <button type="button" class="button button-small button-danger" disabled={busy} onClick={() => void remove()}>Delete map</button>
+          <button type="button" class="button button-small button-ghost" onClick={() => setConfirming(false)}>Cancel</button>
+        </span>
+      ) : (
+        <button type="button" class="button button-small button-ghost" onClick={() => setConfirming(true)}>Delete…</button>
+      )}
+    </div>
   )
 }

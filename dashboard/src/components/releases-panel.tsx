@@ -1,8 +1,9 @@
 import { ApiError } from '../api/api-error.ts'
 import { getReleaseSettings, listDeploys, listReleases, listSourceMaps } from '../api/endpoints.ts'
+import type { SourceMapRow } from '../../../shared/schemas/releases.ts'
 import { useApi } from '../state/use-api.ts'
 import { navigate } from '../state/url-state.ts'
-import { DeploysSection, ReleaseSettingsSection } from './release-sections.tsx'
+import { DeploysSection, ReleaseSettingsSection, SourceMapActions } from './release-sections.tsx'
 import { ErrorBanner } from './error-banner.tsx'
 import { Spinner } from './spinner.tsx'
 import { formatBytes } from '../lib/format.ts'
@@ -79,11 +80,12 @@ export function ReleasesPanel({ app }: { app: string }) {
         ) : (
           <ul class="plugin-list">
             {maps.data.data.map((map) => (
-              <li key={map.id} class="plugin-item">
+              <li key={map.id} class="plugin-item" data-map={map.file}>
                 <div class="plugin-text">
                   <strong>{map.file}</strong> <span class="badge badge-muted">{map.release}</span>
                   <p class="muted small">{formatBytes(map.size)} · {map.created_at}</p>
                 </div>
+                <SourceMapActions map={map satisfies SourceMapRow} />
               </li>
             ))}
           </ul>
