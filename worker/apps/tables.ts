@@ -39,6 +39,12 @@ export interface Tables {
   readonly alertEvents: string
   /** Every access-log line counted per file, day, status class, method, path or agent (migration 0009, `access-rollup.ts`). */
   readonly accessRollup: string
+  /** Release tracking (migration 0008): recorded deploys, versions events named, source-map metadata, each issue's first and regressed release. */
+  readonly deploys: string
+  readonly releases: string
+  readonly sourceMaps: string
+  readonly groupReleases: string
+  readonly releaseGroups: string
 }
 
 const cache = new Map<string, Tables>()
@@ -81,6 +87,11 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       alertRules: q('alert_rules'),
       alertEvents: q('alert_events'),
       accessRollup: q('access_rollup'),
+      deploys: q('deploys'),
+      releases: q('releases'),
+      sourceMaps: q('source_maps'),
+      groupReleases: q('group_releases'),
+      releaseGroups: q('release_groups'),
     }
     cache.set(key, tables)
   }

@@ -10,6 +10,7 @@ import type { PluginView } from '../../../shared/schemas/plugin.ts'
 import type { IngestSettingsView } from '../../../shared/schemas/ingest.ts'
 import type { AlertChannel, AlertChannelInput, AlertEvent, AlertPreview, AlertRule, AlertRuleInput, AlertTestResult } from '../../../shared/schemas/alerts.ts'
 import type { AccessAnalytics } from '../../../shared/schemas/access-analytics.ts'
+import type { Deploy, DeployMarker, DeployRow, IssueReleases, ReleaseSettings, ReleaseSummary, SourceMapRow } from '../../../shared/schemas/releases.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -95,3 +96,12 @@ export const deleteAlertRule = (id: number) => api<{ id: number; deleted: boolea
 export const listAlertEvents = (signal?: Signal) => api<{ data: AlertEvent[] }>('alert-events', { query: { limit: 50 }, signal })
 
 export const getAccessAnalytics = (days: number, signal?: Signal) => api<AccessAnalytics>('access-analytics', { query: { days }, signal })
+export const listReleases = (signal?: Signal) => api<{ data: ReleaseSummary[] }>('releases', { query: { limit: 50 }, signal })
+export const listDeploys = (signal?: Signal) => api<{ data: DeployRow[]; markers: DeployMarker[] }>('deploys', { query: { limit: 50, days: 30 }, signal })
+export const createDeploy = (input: { version: string; environment?: string; ref?: string; notes?: string }) => api<Deploy>('deploys', { method: 'POST', body: input })
+export const deleteDeploy = (id: number) => api<{ id: number; deleted: boolean }>('deploys', { method: 'DELETE', body: { id } })
+export const getReleaseSettings = (signal?: Signal) => api<ReleaseSettings>('release-settings', { signal })
+export const saveReleaseSettings = (input: { repo_url_template: string; default_ref: string }) => api<ReleaseSettings>('release-settings', { method: 'PUT', body: input })
+export const getIssueReleases = (id: number, signal?: Signal) => api<IssueReleases>('issue-releases', { query: { id }, signal })
+export const listSourceMaps = (signal?: Signal) => api<{ data: SourceMapRow[] }>('source-maps', { signal })
+export const deleteSourceMap = (id: number) => api<{ id: number; deleted: boolean }>('source-maps', { method: 'DELETE', body: { id } })

@@ -54,6 +54,11 @@ export const FUZZ_ENDPOINTS: Record<string, { readonly methods: readonly string[
   'alert-preview': { methods: ['POST'], query: [], fields: ['trigger_type', 'severities', 'module_id', 'min_count', 'spike_factor'] },
   'alert-events': { methods: ['GET'], query: ['limit'], fields: [] },
   'access-analytics': { methods: ['GET'], query: ['days'], fields: [] },
+  deploys: { methods: ['GET', 'POST', 'DELETE'], query: ['id', 'limit', 'days'], fields: ['id', 'version', 'environment', 'ref', 'notes', 'deployed_at'] },
+  releases: { methods: ['GET'], query: ['limit'], fields: [] },
+  'release-settings': { methods: ['GET', 'POST', 'PUT', 'PATCH'], query: [], fields: ['repo_url_template', 'default_ref'] },
+  'issue-releases': { methods: ['GET'], query: ['id'], fields: [] },
+  'source-maps': { methods: ['GET', 'POST', 'DELETE'], query: ['id', 'release'], fields: ['id', 'release', 'file', 'url', 'map', 'content'] },
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'PURGE', 'get']

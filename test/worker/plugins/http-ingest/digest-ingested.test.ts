@@ -56,8 +56,9 @@ describe.each(TARGETS)('digestIngested on %s', { timeout: 120_000 }, (target) =>
     const before = m.opened.roundTrips()
     expect(await digest()).toEqual({ events: 1000, batches: 5, more: false })
     const roundTrips = m.opened.roundTrips() - before
-    // Per batch: the pending read, the source files, the write; one more read finds nothing left.
-    if (target === 'planetscale') expect(roundTrips).toBeLessThanOrEqual(5 * 30 + 1)
+    // Per batch: the pending read, the source files, the write; one more read finds nothing left. PlanetScale
+    // pays per statement: four of a batch's register the releases its events name (release-registration.ts).
+    if (target === 'planetscale') expect(roundTrips).toBeLessThanOrEqual(5 * 34 + 1)
     else {
       expect(roundTrips).toBe(5 * 3 + 1)
       expect(roundTrips / 10).toBeLessThanOrEqual(4)
