@@ -2,19 +2,23 @@ import type { TestProject } from 'vitest/node'
 import { selectedDrivers } from './driver-targets.ts'
 import { startDatabaseTargets, type DriverConnections } from '../../tools/database-targets.ts'
 import { startWebhookReceiver } from '../../tools/servers/webhook-receiver.ts'
+import { startNginx } from '../../tools/servers/nginx.ts'
 
 /**
  * Starts a local protocol server (and a fresh database) for every selected driver before any test runs,
  * and provides their bindings: `driverBindings[driver]` is the worker configuration for that driver. Also
- * a loopback webhook receiver for the alerting tests.
+ * a loopback webhook receiver for the alerting tests, and nginx for the connector tests.
  */
 export default async function setup(project: TestProject) {
   const targets = await startDatabaseTargets(selectedDrivers())
   const receiver = await startWebhookReceiver()
+  const nginx = await startNginx()
   project.provide('driverBindings', targets.bindings)
   project.provide('driverConnections', targets.connections)
   project.provide('webhookReceiverUrl', receiver.url)
+  project.provide('nginxUrl', nginx.url)
   return async () => {
+    await nginx.close()
     await receiver.close()
     await targets.stop()
   }
@@ -26,5 +30,7 @@ declare module 'vitest' {
     driverConnections: DriverConnections
     /** tools/servers/webhook-receiver.ts: where alerting tests point their channels. */
     webhookReceiverUrl: string
+    /** tools/servers/nginx.ts: the web server the connector tests publish log files on. */
+    nginxUrl: string
   }
 }

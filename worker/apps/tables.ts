@@ -37,6 +37,10 @@ export interface Tables {
   readonly alertChannels: string
   readonly alertRules: string
   readonly alertEvents: string
+  /** Connectors (migration 0011): remote sources, the remote files each mirrors, and their synchronization runs. */
+  readonly connectors: string
+  readonly sourceStreams: string
+  readonly connectorRuns: string
 }
 
 const cache = new Map<string, Tables>()
@@ -78,6 +82,9 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       alertChannels: q('alert_channels'),
       alertRules: q('alert_rules'),
       alertEvents: q('alert_events'),
+      connectors: q('connectors'),
+      sourceStreams: q('source_streams'),
+      connectorRuns: q('connector_runs'),
     }
     cache.set(key, tables)
   }
