@@ -1,8 +1,8 @@
 /**
  * Connectors (reference §6, design.md §3: the reference's `local` and `ssh` types become the edge-reachable
- * `http` type): request fields, messages, and what the endpoints answer. Shared by the worker and the dashboard.
+ * `http` and `s3` types): request fields, messages, and what the endpoints answer. Shared by the worker and the dashboard.
  */
-export const CONNECTOR_TYPES = ['http'] as const
+export const CONNECTOR_TYPES = ['http', 's3'] as const
 export type ConnectorType = (typeof CONNECTOR_TYPES)[number]
 
 export const CONNECTOR_LIMITS = { nameMax: 100, pathsMax: 100, pathMax: 600, headersMax: 20, headerValueMax: 4096, intervalMin: 1, intervalMax: 10_080 } as const
@@ -15,6 +15,8 @@ export const CONNECTOR_MESSAGES = {
   type: `Connector type must be ${CONNECTOR_TYPES.join(' or ')}.`,
   config: 'Connector config must be an object.',
   httpUrls: `An http connector needs 1–${CONNECTOR_LIMITS.pathsMax} distinct http(s) log file URLs (config.urls) of at most ${CONNECTOR_LIMITS.pathMax} characters, without credentials in them.`,
+  s3Config: 'An s3 connector needs config.endpoint (the http(s) origin of an S3-compatible service), bucket, and optionally region, prefix and path_style (true or false).',
+  s3Credentials: 'An s3 connector needs credentials with access_key_id and secret_access_key.',
   credentials: `Connector credentials must be null or an object with headers (up to ${CONNECTOR_LIMITS.headersMax} name → value strings) and/or username and password.`,
   enabled: 'enabled must be true or false.',
   moduleId: 'module_id must be a module id or null.',

@@ -1,14 +1,17 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { AwsClient } from 'aws4fetch'
 import { NGINX_USER } from '../../tools/servers/nginx-user.ts'
+import { S3_TEST_BUCKET, S3_TEST_KEYS } from '../../tools/servers/s3-keys.ts'
 import { CONNECTOR_MESSAGES } from '../../shared/schemas/connectors.ts'
 import { createTestApp, get, post, call } from './helpers/api.ts'
-import { laravelLines, occurrenceStats, upload } from './ingestion-helpers.ts'
+import { appDatabase, laravelLines, occurrenceStats, upload } from './ingestion-helpers.ts'
 import {
   NGINX, SECRET, connectorEnv, createConnector, deleteRemote, drain, expectStatus, moveRemote, preview, previewAndSync, putRemote, recordingQueue, runById,
 } from './connectors-helpers.ts'
 
 const bucket = (env as unknown as { LOGS: R2Bucket }).LOGS
+const S3 = (env as unknown as { S3_URL: string }).S3_URL
 
 async function mirrors(app: string): Promise<Record<string, string>> {
   const listed = await bucket.list({ prefix: `sources/${app}/` })
@@ -109,6 +112,13 @@ describe('connectors: http sources on a real nginx (reference §6, issue 15)', {
     expect(runs.map((run) => run.status).sort()).toEqual(['failed', 'success'])
     expect(runs.find((run) => run.status === 'failed').message).toBe(CONNECTOR_MESSAGES.superseded)
     expect(await occurrenceStats(app)).toEqual({ occurrences: 5, distinct: 5, count: 5, days: 5 })
+
+    // A run that stopped reporting progress is reaped when runs are read (reference §6: 900 s).
+    const stuck = await expectStatus(post('connectors-sync', { id: connector.id }, { query: { app }, env: testEnv }), 202)
+    recorder.sent.length = 0
+    const db = await appDatabase(app)
+    await db.db.execute({ sql: `UPDATE ${db.t.connectorRuns} SET status = 'running', updated_at = '2020-01-01 00:00:00' WHERE id = ?`, args: [stuck.run_ids[0]] })
+    expect(await runById(app, testEnv, stuck.run_ids[0])).toMatchObject({ status: 'failed', message: CONNECTOR_MESSAGES.stale })
   })
 
   it('survives a connection dropped mid-file: nothing half-stored, the next sync completes without double counting', async () => {
@@ -244,5 +254,40 @@ describe('connectors: http sources on a real nginx (reference §6, issue 15)', {
     expect((await call('DELETE', 'connectors', { query: { app, id: made.id }, env: testEnv })).status).toBe(404)
     expect(recorder.sent).toEqual([])
     expect(SECRET).not.toBe('')
+  })
+
+  it('reads an S3-compatible bucket with SigV4 (aws4fetch; s3rver behind a signature check), and wrong keys fail connectors-test', async () => {
+    const app = await createTestApp('conn-s3')
+    const recorder = recordingQueue()
+    const testEnv = connectorEnv(recorder)
+    const client = new AwsClient({ ...S3_TEST_KEYS, service: 's3', region: 'us-east-1' })
+    const putObject = async (key: string, body: string) => expect((await client.fetch(`${S3}/${S3_TEST_BUCKET}/${app}/${key}`, { method: 'PUT', body })).status).toBe(200)
+    const first = laravelLines(3)
+    await putObject('app.log', first)
+    await putObject('readme.txt', 'not a log')
+    const config = { endpoint: S3, region: 'us-east-1', bucket: S3_TEST_BUCKET, prefix: `${app}/`, path_style: true }
+    const missing = await post('connectors', { name: 'Bucket', type: 's3', config }, { query: { app }, env: testEnv })
+    expect(missing.status).toBe(422)
+    expect(missing.body).toEqual({ error: CONNECTOR_MESSAGES.s3Credentials })
+    const connector = await createConnector(app, testEnv, 'Bucket', [], { type: 's3', config, credentials: { access_key_id: S3_TEST_KEYS.accessKeyId, secret_access_key: 'not-the-secret' } })
+    expect(connector).toMatchObject({ type: 's3', config: { ...config, endpoint: S3 }, has_credentials: true, credentials_hint: 'access key S3RV…' })
+    const wrongSecret = await post('connectors-test', { id: connector.id }, { query: { app }, env: testEnv })
+    expect(wrongSecret.status).toBe(400)
+    expect(wrongSecret.body.error).toBe(`S3 bucket ${S3_TEST_BUCKET}: access denied (403 SignatureDoesNotMatch: The request signature we calculated does not match the signature you provided. Check your key and signing method.); check the connector's access key and secret.`)
+    await expectStatus(call('PATCH', 'connectors', { query: { app }, env: testEnv, body: { id: connector.id, credentials: { access_key_id: 'AKIAWRONG', secret_access_key: 'x' } } }), 200)
+    expect((await post('connectors-test', { id: connector.id }, { query: { app }, env: testEnv })).body.error).toContain('InvalidAccessKeyId')
+    const fixed = await call('PATCH', 'connectors', { query: { app }, env: testEnv, body: { id: connector.id, credentials: { access_key_id: S3_TEST_KEYS.accessKeyId, secret_access_key: S3_TEST_KEYS.secretAccessKey } } })
+    expect(fixed.text).not.toContain(`"${S3_TEST_KEYS.secretAccessKey}"`)
+    expect(await expectStatus(post('connectors-test', { id: connector.id }, { query: { app }, env: testEnv }), 200)).toEqual({ ok: true, message: 'Connection succeeded; discovered 1 log file(s) in the bucket.' })
+
+    const one = await previewAndSync(app, recorder, testEnv, connector.id)
+    expect(one.plan.files).toMatchObject([{ path: `s3://${S3_TEST_BUCKET}/${app}/app.log`, action: 'new', size: first.length }])
+    expect(one.run).toMatchObject({ status: 'success', events_indexed: 3, bytes_fetched: first.length })
+    const more = laravelLines(2, { from: 3 })
+    await putObject('app.log', first + more)
+    const two = await previewAndSync(app, recorder, testEnv, connector.id)
+    expect(two.plan.files).toMatchObject([{ action: 'append', bytes_to_fetch: more.length }])
+    expect(two.run).toMatchObject({ status: 'success', events_indexed: 2, bytes_fetched: more.length })
+    expect(await occurrenceStats(app)).toEqual({ occurrences: 5, distinct: 5, count: 5, days: 5 })
   })
 })

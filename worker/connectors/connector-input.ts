@@ -34,6 +34,9 @@ export function parseConnectorInput(body: Record<string, unknown>, options: { re
     input.config = definition.parseConfig(body.config, options.allowLocalTargets)
   }
   if (body.credentials !== undefined) input.credentials = definition.parseCredentials(body.credentials)
+  if (definition.requiresCredentials && (input.credentials === null || (creating && input.credentials === undefined))) {
+    input.credentials = definition.parseCredentials(null) // throws the type's message
+  }
   if (body.enabled !== undefined) {
     if (typeof body.enabled !== 'boolean') throw new InvalidInputError(CONNECTOR_MESSAGES.enabled)
     input.enabled = body.enabled

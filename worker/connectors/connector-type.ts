@@ -38,6 +38,8 @@ export interface ConnectorTypeDefinition {
   readonly type: ConnectorTypeName
   /** Validates and normalises `config`; throws InvalidInputError with the type's message. */
   parseConfig(value: unknown, allowLocalTargets: boolean): Record<string, unknown>
+  /** True when the type cannot work without credentials (a create must bring them; they cannot be removed). */
+  readonly requiresCredentials?: boolean
   /** Validates credentials (`null`: none). */
   parseCredentials(value: unknown): Record<string, unknown> | null
   /** A description of stored credentials that reveals none of them. */

@@ -2,9 +2,10 @@ import { CONNECTOR_MESSAGES, type ConnectorType } from '../../shared/schemas/con
 import { InvalidInputError } from '../errors.ts'
 import type { ConnectorTypeDefinition } from './connector-type.ts'
 import { HTTP_CONNECTOR } from './http-connector.ts'
+import { S3_CONNECTOR } from './s3-connector.ts'
 
 /** Every connector type by name: a further type is one file and one entry here. */
-const TYPES: Readonly<Record<ConnectorType, ConnectorTypeDefinition>> = { http: HTTP_CONNECTOR }
+const TYPES: Readonly<Record<ConnectorType, ConnectorTypeDefinition>> = { http: HTTP_CONNECTOR, s3: S3_CONNECTOR }
 
 export function connectorType(name: unknown): ConnectorTypeDefinition {
   const definition = typeof name === 'string' && Object.hasOwn(TYPES, name) ? TYPES[name as ConnectorType] : undefined

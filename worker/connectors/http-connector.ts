@@ -119,22 +119,13 @@ class HttpSource implements RemoteSource {
   async read(file: RemoteFile, offset: number, length: number): Promise<Uint8Array> {
     if (length === 0) return new Uint8Array(0)
     const response = await this.request(file.path, 'GET', { range: `bytes=${offset}-${offset + length - 1}` })
-    const ranged = response.status === 206
-    if (ranged) {
-      const start = /^bytes (\d+)-/.exec(response.headers.get('content-range') ?? '')
-      if (!start || Number(start[1]) !== offset) {
-        await response.body?.cancel()
-        throw new OperationalError(`${file.path}: the server answered another byte range than asked for.`)
-      }
-    } else if (!(response.status === 200 && offset === 0)) {
+    if (response.status !== 206 && !(response.status === 200 && offset === 0)) {
       await response.body?.cancel()
       if (response.status === 200) throw new OperationalError(`${file.path}: the server does not support Range requests, so the file cannot be fetched incrementally.`)
       if (response.status === 416) throw new OperationalError(`${file.path}: the file shrank during the synchronization; synchronize again.`)
       throw new OperationalError(`${file.path}: ${statusProblem(response.status)}`)
     }
-    const bytes = await readBody(file.path, response, length)
-    if (bytes.length < length) throw new OperationalError(`${file.path}: the file ended early (it shrank or was replaced during the synchronization); synchronize again.`)
-    return bytes
+    return readRange(file.path, response, offset, length)
   }
 
   private async request(url: string, method: 'GET' | 'HEAD', extra: Record<string, string> = {}) {
@@ -144,6 +135,28 @@ class HttpSource implements RemoteSource {
       throw new OperationalError(`${url}: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
+}
+
+/**
+ * The bytes of a 206 (or, from offset 0, a 200) answer to a ranged GET: exactly `length` of them, starting where
+ * asked; another range, a short body or a connection dropped mid-body is an OperationalError naming the file.
+ */
+export async function readRange(
+  path: string,
+  response: { status: number; headers: Headers; body: ReadableStream<Uint8Array> | null },
+  offset: number,
+  length: number,
+): Promise<Uint8Array> {
+  if (response.status === 206) {
+    const start = /^bytes (\d+)-/.exec(response.headers.get('content-range') ?? '')
+    if (!start || Number(start[1]) !== offset) {
+      await response.body?.cancel()
+      throw new OperationalError(`${path}: the server answered another byte range than asked for.`)
+    }
+  }
+  const bytes = await readBody(path, response, length)
+  if (bytes.length < length) throw new OperationalError(`${path}: the file ended early (it shrank or was replaced during the synchronization); synchronize again.`)
+  return bytes
 }
 
 /** At most `length` bytes of the body; a connection that drops mid-body is an OperationalError. */
