@@ -1,4 +1,9 @@
-import { env } from 'cloudflare:test'
+import { createExecutionContext, env } from 'cloudflare:test'
+import { createApp, createDeps } from '../../worker/app.ts'
+import { openScope } from '../../worker/apps/open-scope.ts'
+import { maintainApplication } from '../../worker/maintenance/maintain-application.ts'
+import { cloudflareRuntime } from '../../worker/platform/cloudflare/cloudflare-runtime.ts'
+import type { CloudflareEnv as Env } from '../../worker/platform/cloudflare/cloudflare-env.ts'
 import { describe, expect, it } from 'vitest'
 import { AwsClient } from 'aws4fetch'
 import { NGINX_USER } from '../../tools/servers/nginx-user.ts'
@@ -289,5 +294,34 @@ describe('connectors: http sources on a real nginx (reference §6, issue 15)', {
     expect(two.plan.files).toMatchObject([{ action: 'append', bytes_to_fetch: more.length }])
     expect(two.run).toMatchObject({ status: 'success', events_indexed: 2, bytes_fetched: more.length })
     expect(await occurrenceStats(app)).toEqual({ occurrences: 5, distinct: 5, count: 5, days: 5 })
+  })
+
+  it('runs connectors whose sync interval has passed from the cron trigger, through the queue or inline', async () => {
+    const app = await createTestApp('conn-cron')
+    const recorder = recordingQueue()
+    const testEnv = connectorEnv(recorder)
+    await putRemote(`files/${app}/cron.log`, laravelLines(2))
+    const hourly = await createConnector(app, testEnv, 'Hourly', [`${NGINX}/files/${app}/cron.log`], { sync_interval_minutes: 60 })
+    await createConnector(app, testEnv, 'Manual only', [`${NGINX}/files/${app}/cron.log`])
+    const cron = async (bindings: Record<string, unknown>) => {
+      const deps = createDeps({ ...env, ...bindings } as unknown as Env, createExecutionContext(), createApp({ runtime: cloudflareRuntime }))
+      await maintainApplication(deps, await openScope(deps, app))
+    }
+    await cron(testEnv as Record<string, unknown>)
+    expect(recorder.sent).toEqual([{ app, connector_run: expect.any(Number) }]) // only the connector with an interval
+    await drain(recorder, testEnv)
+    const runs = await expectStatus(get('connectors-runs', { query: { app }, env: testEnv }), 200)
+    expect(runs.data).toMatchObject([{ connector_id: hourly.id, status: 'success', events_indexed: 2 }])
+    await cron(testEnv as Record<string, unknown>) // synchronized moments ago: not due
+    expect(recorder.sent).toEqual([])
+
+    // Due again (last synchronized over an hour ago), and no queue bound: the cron trigger runs it inline.
+    const db = await appDatabase(app)
+    await db.db.execute({ sql: `UPDATE ${db.t.connectors} SET last_synced_at = '2020-01-01 00:00:00' WHERE id = ?`, args: [hourly.id] })
+    await putRemote(`files/${app}/cron.log`, laravelLines(3))
+    await cron({ ...(testEnv as Record<string, unknown>), IMPORT_QUEUE: undefined })
+    const after = await expectStatus(get('connectors-runs', { query: { app }, env: testEnv }), 200)
+    expect(after.data).toMatchObject([{ connector_id: hourly.id, status: 'success', events_indexed: 1 }, { status: 'success' }])
+    expect((await occurrenceStats(app)).occurrences).toBe(3)
   })
 })
