@@ -9,6 +9,7 @@ import type { TagInput } from '../../../shared/schemas/tag.ts'
 import type { PluginView } from '../../../shared/schemas/plugin.ts'
 import type { IngestSettingsView } from '../../../shared/schemas/ingest.ts'
 import type { AlertChannel, AlertChannelInput, AlertEvent, AlertPreview, AlertRule, AlertRuleInput, AlertTestResult } from '../../../shared/schemas/alerts.ts'
+import type { Connector, ConnectorPlan, ConnectorRun, ConnectorSyncAccepted } from '../../../shared/schemas/connectors.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -92,3 +93,14 @@ export const updateAlertRule = (id: number, input: AlertRuleInput) => api<AlertR
 export const previewAlertRule = (input: AlertRuleInput) => api<AlertPreview>('alert-preview', { body: input })
 export const deleteAlertRule = (id: number) => api<{ id: number; deleted: boolean }>('alert-rules', { method: 'DELETE', body: { id } })
 export const listAlertEvents = (signal?: Signal) => api<{ data: AlertEvent[] }>('alert-events', { query: { limit: 50 }, signal })
+
+/** Connectors (docs/connectors.md): the body of a create or update, as the API reads it. */
+export type ConnectorBody = Readonly<Record<string, unknown>>
+export const listConnectors = (signal?: Signal) => api<{ data: Connector[] }>('connectors', { signal })
+export const createConnector = (input: ConnectorBody) => api<Connector>('connectors', { method: 'POST', body: input })
+export const updateConnector = (id: number, input: ConnectorBody) => api<Connector>('connectors', { method: 'PATCH', body: { id, ...input } })
+export const deleteConnector = (id: number) => api<{ id: number; deleted: boolean }>('connectors', { method: 'DELETE', body: { id } })
+export const testConnector = (id: number) => api<{ ok: boolean; message: string }>('connectors-test', { body: { id } })
+export const previewConnector = (id: number) => api<ConnectorPlan>('connectors-preview', { body: { id } })
+export const syncConnector = (id: number, snapshot: string) => api<ConnectorSyncAccepted>('connectors-sync', { body: { id, snapshot } })
+export const listConnectorRuns = (signal?: Signal) => api<{ data: ConnectorRun[] }>('connectors-runs', { query: { limit: 25 }, signal })

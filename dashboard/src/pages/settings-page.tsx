@@ -5,12 +5,13 @@ import { LogUploadPanel } from '../components/log-upload-panel.tsx'
 import { PluginsPanel } from '../components/plugins-panel.tsx'
 import { IngestPanel } from '../components/ingest-panel.tsx'
 import { AlertsPanel } from '../components/alerts-panel.tsx'
+import { ConnectorsPanel } from '../components/connectors-panel.tsx'
 import { RetentionPanel } from '../components/retention-panel.tsx'
 import { navigate, SETTINGS_TABS, type ViewState } from '../state/url-state.ts'
 
-const LABELS: Record<ViewState['tab'], string> = { ingestion: 'Ingestion', logs: 'Logs', maintenance: 'Maintenance', plugins: 'Plugins', ingest: 'Ingest', alerts: 'Alerts' }
+const LABELS: Record<ViewState['tab'], string> = { ingestion: 'Ingestion', logs: 'Logs', maintenance: 'Maintenance', plugins: 'Plugins', ingest: 'Ingest', alerts: 'Alerts', connectors: 'Connectors' }
 
-/** Settings: ingestion severities, log upload and processing, deletion and archive retention, plugins, HTTP/Sentry ingest, alerting. */
+/** Settings: ingestion severities, log upload and processing, deletion and archive retention, plugins, HTTP/Sentry ingest, alerting, connectors. */
 export function SettingsPage({ state }: { state: ViewState }) {
   const onKey = (event: KeyboardEvent) => {
     // WAI-ARIA tabs: arrow keys move between tabs.
@@ -47,6 +48,7 @@ export function SettingsPage({ state }: { state: ViewState }) {
         {state.tab === 'plugins' && <PluginsPanel app={state.app} />}
         {state.tab === 'ingest' && <IngestPanel app={state.app} />}
         {state.tab === 'alerts' && <AlertsPanel app={state.app} />}
+        {state.tab === 'connectors' && <ConnectorsPanel app={state.app} />}
       </div>
     </div>
   )
