@@ -315,13 +315,22 @@ describe('connectors: http sources on a real nginx (reference §6, issue 15)', {
     await cron(testEnv as Record<string, unknown>) // synchronized moments ago: not due
     expect(recorder.sent).toEqual([])
 
-    // Due again (last synchronized over an hour ago), and no queue bound: the cron trigger runs it inline.
+    // A queued run whose message was lost (untouched for 15 minutes) is sent again.
+    const lost = await expectStatus(post('connectors-sync', { id: hourly.id }, { query: { app }, env: testEnv }), 202)
+    recorder.sent.length = 0
     const db = await appDatabase(app)
+    await db.db.execute({ sql: `UPDATE ${db.t.connectorRuns} SET updated_at = '2020-01-01 00:00:00' WHERE id = ?`, args: [lost.run_ids[0]] })
+    await cron(testEnv as Record<string, unknown>)
+    expect(recorder.sent).toEqual([{ app, connector_run: lost.run_ids[0] }])
+    await drain(recorder, testEnv)
+    expect(await runById(app, testEnv, lost.run_ids[0])).toMatchObject({ status: 'success', events_indexed: 0 })
+
+    // Due again (last synchronized over an hour ago), and no queue bound: the cron trigger runs it inline.
     await db.db.execute({ sql: `UPDATE ${db.t.connectors} SET last_synced_at = '2020-01-01 00:00:00' WHERE id = ?`, args: [hourly.id] })
     await putRemote(`files/${app}/cron.log`, laravelLines(3))
     await cron({ ...(testEnv as Record<string, unknown>), IMPORT_QUEUE: undefined })
     const after = await expectStatus(get('connectors-runs', { query: { app }, env: testEnv }), 200)
-    expect(after.data).toMatchObject([{ connector_id: hourly.id, status: 'success', events_indexed: 1 }, { status: 'success' }])
+    expect(after.data).toMatchObject([{ connector_id: hourly.id, status: 'success', events_indexed: 1 }, { status: 'success' }, { status: 'success' }])
     expect((await occurrenceStats(app)).occurrences).toBe(3)
   })
 })
