@@ -57,6 +57,32 @@ describe('connectors: http sources on a real nginx (reference §6, issue 15)', {
     expect(three.plan.summary).toMatchObject({ files_to_sync: 0, already_current: 1, bytes_to_fetch: 0 })
     expect(three.run).toMatchObject({ status: 'success', bytes_fetched: 0, events_indexed: 0 })
     expect((await occurrenceStats(app)).occurrences).toBe(5)
+    // A remote log is written as it is read: a line cut off at the end waits for its line break.
+    const line5 = laravelLines(1, { from: 5 })
+    const line6 = laravelLines(1, { from: 6 })
+    const cut = line6.length - 10
+    await putRemote(`files/${app}/app.log`, first + more + line5 + line6.slice(0, cut))
+    const four = await previewAndSync(app, recorder, testEnv, connector.id)
+    expect(four.plan.files).toMatchObject([{ action: 'append', bytes_to_fetch: line5.length + cut }])
+    expect(four.run).toMatchObject({ status: 'success', bytes_fetched: line5.length + cut, events_indexed: 1 })
+    await putRemote(`files/${app}/app.log`, first + more + line5 + line6)
+    const five = await previewAndSync(app, recorder, testEnv, connector.id)
+    expect(five.plan.files).toMatchObject([{ action: 'append', bytes_to_fetch: 10 }])
+    expect(five.run).toMatchObject({ status: 'success', events_indexed: 1 })
+    // …and a last line that never ends is read once the file stops changing.
+    const line7 = laravelLines(1, { from: 7 })
+    const unterminated = laravelLines(1, { from: 8 }).trimEnd()
+    await putRemote(`files/${app}/app.log`, first + more + line5 + line6 + line7 + unterminated)
+    expect((await previewAndSync(app, recorder, testEnv, connector.id)).run).toMatchObject({ status: 'success', events_indexed: 1 })
+    const settled = await previewAndSync(app, recorder, testEnv, connector.id)
+    expect(settled.plan.files).toMatchObject([{ action: 'index_local', bytes_to_fetch: 0 }])
+    expect(settled.run).toMatchObject({ status: 'success', bytes_fetched: 0, events_indexed: 1 })
+    expect((await previewAndSync(app, recorder, testEnv, connector.id)).plan.files).toMatchObject([{ action: 'unchanged' }])
+    expect(await occurrenceStats(app)).toEqual({ occurrences: 9, distinct: 9, count: 9, days: 9 })
+    const db = await appDatabase(app)
+    expect(await db.value(`SELECT COUNT(*) FROM ${db.t.groups}`)).toBe(1) // no event was cut in two
+    expect(Object.values(await mirrors(app))).toEqual([first + more + line5 + line6 + line7 + unterminated])
+
     const listed = await expectStatus(get('connectors', { query: { app }, env: testEnv }), 200)
     expect(listed.data).toMatchObject([{ id: connector.id, stream_count: 1, last_status: 'success', last_error: null }])
     expect(listed.data[0].last_synced_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)

@@ -107,7 +107,7 @@ export async function planConnector(scope: AppScope, connector: { id: number; na
       entries.push(line('rotation', { bytes: file.size }))
     } else if (file.size > stream.fetched_offset) {
       entries.push(line('append', { stream, bytes: file.size - stream.fetched_offset }))
-    } else if (stream.file_size === null || (stream.next_offset ?? 0) < stream.file_size) {
+    } else if (stream.file_size === null || (stream.next_offset ?? 0) < stream.file_size || stream.file_size < stream.fetched_offset) {
       entries.push(line('index_local', { stream }))
     } else {
       entries.push(line('unchanged', { stream, generation: stream.generation }))

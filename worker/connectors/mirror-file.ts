@@ -50,11 +50,15 @@ export async function mirrorEntry(ctx: ImportContext, entry: PlanEntry, options:
   if (stream) {
     const moved = entry.action === 'rename' ? { remote_path: file.path, generation: entry.generation } : { remote_path: stream.remote_path, generation: stream.generation }
     if (file.size <= stream.fetched_offset) {
-      // Nothing to fetch: the identity (and a renamed path) is recorded; the import reads any local tail.
-      await scope.db.execute({
-        sql: `UPDATE ${t.sourceStreams} SET remote_path = ?, generation = ?, remote_identity = ?, remote_size = ?, remote_modified_at = ?, last_synced_at = ? WHERE id = ?`,
-        args: [moved.remote_path, moved.generation, file.identity, file.size, file.modifiedAt, now, stream.id],
-      })
+      // Nothing to fetch: the identity (and a renamed path) is recorded; the import reads any local tail — also
+      // an unterminated last line held back by the previous run, now that the file has stopped changing.
+      await scope.db.batch([
+        {
+          sql: `UPDATE ${t.sourceStreams} SET remote_path = ?, generation = ?, remote_identity = ?, remote_size = ?, remote_modified_at = ?, last_synced_at = ? WHERE id = ?`,
+          args: [moved.remote_path, moved.generation, file.identity, file.size, file.modifiedAt, now, stream.id],
+        },
+        { sql: `UPDATE ${t.sourceFiles} SET size = ? WHERE id = ? AND size < ?`, args: [stream.fetched_offset, stream.source_file_id, stream.fetched_offset] },
+      ])
       return { fetched: 0, updated: entry.action === 'rename' }
     }
     const written = await writeMirror(ctx, stream.local_path, file.size, stream.fetched_offset, options, file, null)
@@ -63,7 +67,7 @@ export async function mirrorEntry(ctx: ImportContext, entry: PlanEntry, options:
         sql: `UPDATE ${t.sourceStreams} SET remote_path = ?, generation = ?, remote_identity = ?, remote_size = ?, fetched_offset = ?, remote_modified_at = ?, prefix_hash = ?, last_synced_at = ? WHERE id = ?`,
         args: [moved.remote_path, moved.generation, file.identity, file.size, file.size, file.modifiedAt, written.prefixHash, now, stream.id],
       },
-      { sql: `UPDATE ${t.sourceFiles} SET size = ?, modified_at = ?, imported_at = ? WHERE id = ?`, args: [file.size, modifiedAt, now, stream.source_file_id] },
+      { sql: `UPDATE ${t.sourceFiles} SET size = ?, modified_at = ?, imported_at = ? WHERE id = ?`, args: [written.readable, modifiedAt, now, stream.source_file_id] },
       { sql: `UPDATE ${t.fileImports} SET etag = ?, prefix_hash = ?, updated_at = ? WHERE source_file_id = ?`, args: [file.identity, written.prefixHash, now, stream.source_file_id] },
       { sql: `DELETE FROM ${t.fileContents} WHERE source_file_id = ?`, args: [stream.source_file_id] },
       { sql: `INSERT INTO ${t.fileContents} (source_file_id, sha256) VALUES (?, ?)`, args: [stream.source_file_id, written.sha256] },
@@ -91,7 +95,7 @@ export async function mirrorEntry(ctx: ImportContext, entry: PlanEntry, options:
     file: {
       sql: `INSERT INTO ${t.sourceFiles} (path, size, modified_at, last_offset, imported_at, created_at, parser_version, log_type, channel, module_id, source_stream_id)
         VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, (SELECT id FROM ${t.sourceStreams} WHERE local_path = ?))`,
-      args: [key, file.size, modifiedAt, now, now, ctx.version, parser.logType, name, options.moduleId, key],
+      args: [key, written.readable, modifiedAt, now, now, ctx.version, parser.logType, name, options.moduleId, key],
     },
     state: {
       sql: `INSERT INTO ${t.fileImports} (source_file_id, origin_path, etag, prefix_hash, parser_id, next_offset, inside_event, occurrence_count, updated_at)
@@ -102,7 +106,7 @@ export async function mirrorEntry(ctx: ImportContext, entry: PlanEntry, options:
     // The same bytes as another archived file of the module (an upload of this very file): nothing to read twice.
     duplicate: {
       sql: `UPDATE ${t.fileImports} SET next_offset = ?, inside_event = 0 WHERE source_file_id = ${fileId} AND ${duplicateExists(scope, fileId)}`,
-      args: [file.size, key, written.sha256, key],
+      args: [written.readable, key, written.sha256, key],
     },
     link: { sql: `UPDATE ${t.sourceStreams} SET source_file_id = ${fileId} WHERE local_path = ?`, args: [key, key] },
   })
@@ -111,6 +115,12 @@ export async function mirrorEntry(ctx: ImportContext, entry: PlanEntry, options:
 
 interface WrittenMirror {
   readonly sha256: string
+  /**
+   * How much of the mirror the import may read: up to the last line break of the bytes fetched now when they end
+   * inside a line (a remote log is usually being written; the rest of that line arrives with the next append),
+   * else all of it. A last line that never ends is read by the next run that finds the file unchanged.
+   */
+  readonly readable: number
   /** SHA-256 of the first min(size, PREFIX_BYTES) bytes (as file_imports.prefix_hash of an upload). */
   readonly prefixHash: string
   readonly head: Uint8Array
@@ -138,8 +148,13 @@ async function writeMirror(
   const headLength = Math.min(size, PREFIX_BYTES)
   const head = new Uint8Array(headLength)
   let position = 0
+  let lastBreak = -1
   let failure: unknown = null
   const take = (bytes: Uint8Array) => {
+    if (position >= keep) {
+      const at = bytes.lastIndexOf(0x0a)
+      if (at >= 0) lastBreak = position + at
+    }
     hash.update(bytes)
     if (position < headLength) head.set(bytes.subarray(0, headLength - position), position)
     if (manualHash && position < manualSize!) manualHash.update(bytes.subarray(0, manualSize! - position))
@@ -176,5 +191,6 @@ async function writeMirror(
     if (failure instanceof Error) throw failure
     throw error instanceof OperationalError ? error : new OperationalError(`${file.path}: the mirror could not be written (${error instanceof Error ? error.message : String(error)}).`)
   }
-  return { sha256: hash.hex(), prefixHash: await sha256Bytes(head), head, manualSha256: manualHash?.hex() ?? null }
+  const readable = lastBreak >= 0 && lastBreak < size - 1 ? lastBreak + 1 : size
+  return { sha256: hash.hex(), readable, prefixHash: await sha256Bytes(head), head, manualSha256: manualHash?.hex() ?? null }
 }
