@@ -137,6 +137,14 @@ describe('connectors: http sources on a real nginx (reference §6, issue 15)', {
     expect((await expectStatus(get('connectors', { query: { app, id: connector.id }, env: testEnv }), 200))).toMatchObject({ last_status: 'failed', last_error: CONNECTOR_MESSAGES.planChanged })
     expect((await occurrenceStats(app)).occurrences).toBe(0)
 
+    // Without an id: every enabled connector's plan, and a sync of all needs each one's confirmed snapshot.
+    const all = await expectStatus(post('connectors-preview', {}, { query: { app }, env: testEnv }), 200)
+    expect(all).toMatchObject({ results: [{ connector_id: connector.id, connector_name: 'Plan', files: [{ action: 'new' }] }], errors: [] })
+    const unconfirmed = await post('connectors-sync', { snapshots: {} }, { query: { app }, env: testEnv })
+    expect(unconfirmed.status).toBe(400)
+    expect(unconfirmed.body).toEqual({ error: CONNECTOR_MESSAGES.notInPreview })
+    expect(recorder.sent).toEqual([])
+
     const both = await Promise.all([1, 2].map(() => expectStatus(post('connectors-sync', { id: connector.id }, { query: { app }, env: testEnv }), 202)))
     await drain(recorder, testEnv)
     const runs = await Promise.all(both.map((answer) => runById(app, testEnv, answer.run_ids[0])))
@@ -279,6 +287,10 @@ describe('connectors: http sources on a real nginx (reference §6, issue 15)', {
     expect((await call('PATCH', 'connectors', { query: { app }, env: testEnv, body: { id: 999_999, name: 'x' } })).status).toBe(404)
     expect((await post('connectors-test', { id: 'abc' }, { query: { app }, env: testEnv })).body).toEqual({ error: CONNECTOR_MESSAGES.id })
     expect((await post('connectors-preview', { id: 999_999 }, { query: { app }, env: testEnv })).body).toEqual({ error: CONNECTOR_MESSAGES.notFound })
+    // Another type's credentials do not carry over: s3 needs its own key pair.
+    const retyped = await call('PATCH', 'connectors', { query: { app }, env: testEnv, body: { id: made.id, type: 's3', config: { endpoint: 'https://s3.example.com', bucket: 'logs' } } })
+    expect(retyped.status).toBe(422)
+    expect(retyped.body).toEqual({ error: CONNECTOR_MESSAGES.s3Credentials })
     const cleared = await expectStatus(call('PATCH', 'connectors', { query: { app }, env: testEnv, body: { id: made.id, credentials: null } }), 200)
     expect(cleared).toMatchObject({ has_credentials: false, credentials_hint: null })
     expect(await expectStatus(call('DELETE', 'connectors', { query: { app, id: made.id }, env: testEnv }), 200)).toEqual({ id: made.id, deleted: true })

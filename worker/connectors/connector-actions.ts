@@ -6,7 +6,7 @@ import { enqueueImport } from '../jobs/job-message.ts'
 import { toTimestamp } from '../time.ts'
 import { planConnector, presentPlan } from './connector-plan.ts'
 import { createRun, updateRunStatement } from './connector-runs.ts'
-import { CONNECTOR_COLUMNS, loadConnector, openConnector, requireEnabled, type OpenedConnector } from './connectors.ts'
+import { CONNECTOR_COLUMNS, loadConnector, openConnector, requireEnabled } from './connectors.ts'
 import { CONNECTORS_SECTION } from './connectors-config.ts'
 import type { SourcePolicy } from './connector-type.ts'
 
@@ -34,12 +34,14 @@ export async function previewConnectors(
   }
   const results: ConnectorPlan[] = []
   const errors: { connector_id: number; error: string }[] = []
-  for (const connector of await enabledConnectors(deps, scope)) {
+  const policy = sourcePolicy(deps)
+  for (const row of await enabledConnectors(scope)) {
     try {
+      const connector = await openConnector(scope, deps.secrets, row, policy)
       results.push(presentPlan(await planConnector(scope, connector, connector.source)))
     } catch (error) {
       if (!(error instanceof AppError)) throw error
-      errors.push({ connector_id: connector.id, error: error.message })
+      errors.push({ connector_id: Number(row.id), error: error.message })
     }
   }
   return { results, errors }
@@ -75,10 +77,11 @@ export async function requestSync(deps: Deps, scope: AppScope, request: SyncRequ
     requireEnabled(connector)
     targets.push({ id: connector.id, snapshot: request.snapshot ?? request.snapshots?.[String(connector.id)] ?? null })
   } else {
-    for (const connector of await enabledConnectors(deps, scope)) {
-      const snapshot = request.snapshots ? request.snapshots[String(connector.id)] : undefined
+    for (const row of await enabledConnectors(scope)) {
+      const id = Number(row.id)
+      const snapshot = request.snapshots ? request.snapshots[String(id)] : undefined
       if (request.snapshots && snapshot === undefined) throw new OperationalError(CONNECTOR_MESSAGES.notInPreview)
-      targets.push({ id: connector.id, snapshot: snapshot ?? null })
+      targets.push({ id, snapshot: snapshot ?? null })
     }
   }
   return startRuns(deps, scope, targets, now)
@@ -98,10 +101,10 @@ export async function startRuns(deps: Deps, scope: AppScope, targets: readonly {
   return { accepted: true, worker_started: started && runIds.length > 0, run_ids: runIds, ...(started ? {} : { warning: CONNECTOR_MESSAGES.noQueue }) }
 }
 
-async function enabledConnectors(deps: Deps, scope: AppScope): Promise<OpenedConnector[]> {
+/** The enabled connectors' rows (opened one by one by the caller, so one unreadable secret fails only its own). */
+async function enabledConnectors(scope: AppScope): Promise<Record<string, unknown>[]> {
   const { rows } = await scope.db.execute({ sql: `SELECT ${CONNECTOR_COLUMNS} FROM ${scope.t.connectors} WHERE enabled = 1 ORDER BY id` })
-  const policy = sourcePolicy(deps)
-  return Promise.all(rows.map((row) => openConnector(scope, deps.secrets, row, policy)))
+  return rows
 }
 
 function isSnapshot(value: unknown): value is string {

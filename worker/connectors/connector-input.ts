@@ -34,6 +34,9 @@ export function parseConnectorInput(body: Record<string, unknown>, options: { re
     input.config = definition.parseConfig(body.config, options.allowLocalTargets)
   }
   if (body.credentials !== undefined) input.credentials = definition.parseCredentials(body.credentials)
+  const typeChanged = !creating && input.definition !== undefined && input.definition.type !== options.existingType
+  // Another type's credentials mean nothing to this one: a type change brings its own or drops the old.
+  if (typeChanged && input.credentials === undefined) input.credentials = null
   if (definition.requiresCredentials && (input.credentials === null || (creating && input.credentials === undefined))) {
     input.credentials = definition.parseCredentials(null) // throws the type's message
   }

@@ -53,7 +53,7 @@ export const S3_CONNECTOR: ConnectorTypeDefinition = {
     return `access key ${id.slice(0, 4)}…`
   },
   open(config, credentials, policy) {
-    if (!credentials) throw new OperationalError(CONNECTOR_MESSAGES.s3Credentials)
+    if (typeof credentials?.access_key_id !== 'string' || typeof credentials.secret_access_key !== 'string') throw new OperationalError(CONNECTOR_MESSAGES.s3Credentials)
     return new S3Source(config as unknown as S3Config, credentials as { access_key_id: string; secret_access_key: string }, policy)
   },
   testMessage(files) {
