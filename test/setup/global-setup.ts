@@ -2,19 +2,27 @@ import type { TestProject } from 'vitest/node'
 import { selectedDrivers } from './driver-targets.ts'
 import { startDatabaseTargets, type DriverConnections } from '../../tools/database-targets.ts'
 import { startWebhookReceiver } from '../../tools/servers/webhook-receiver.ts'
+import { startNginx } from '../../tools/servers/nginx.ts'
+import { startS3Server } from '../../tools/servers/s3-server.ts'
 
 /**
  * Starts a local protocol server (and a fresh database) for every selected driver before any test runs,
  * and provides their bindings: `driverBindings[driver]` is the worker configuration for that driver. Also
- * a loopback webhook receiver for the alerting tests.
+ * a loopback webhook receiver for the alerting tests, and nginx and an S3 server for the connector tests.
  */
 export default async function setup(project: TestProject) {
   const targets = await startDatabaseTargets(selectedDrivers())
   const receiver = await startWebhookReceiver()
+  const nginx = await startNginx()
+  const s3 = await startS3Server()
   project.provide('driverBindings', targets.bindings)
   project.provide('driverConnections', targets.connections)
   project.provide('webhookReceiverUrl', receiver.url)
+  project.provide('nginxUrl', nginx.url)
+  project.provide('s3Url', s3.url)
   return async () => {
+    await s3.close()
+    await nginx.close()
     await receiver.close()
     await targets.stop()
   }
@@ -26,5 +34,9 @@ declare module 'vitest' {
     driverConnections: DriverConnections
     /** tools/servers/webhook-receiver.ts: where alerting tests point their channels. */
     webhookReceiverUrl: string
+    /** tools/servers/nginx.ts: the web server the connector tests publish log files on. */
+    nginxUrl: string
+    /** tools/servers/s3-server.ts: an S3-compatible server (s3rver) that checks SigV4 signatures. */
+    s3Url: string
   }
 }

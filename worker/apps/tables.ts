@@ -45,6 +45,10 @@ export interface Tables {
   readonly sourceMaps: string
   readonly groupReleases: string
   readonly releaseGroups: string
+  /** Connectors (migration 0011): remote sources, the remote files each mirrors, and their synchronization runs. */
+  readonly connectors: string
+  readonly sourceStreams: string
+  readonly connectorRuns: string
 }
 
 const cache = new Map<string, Tables>()
@@ -92,6 +96,9 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       sourceMaps: q('source_maps'),
       groupReleases: q('group_releases'),
       releaseGroups: q('release_groups'),
+      connectors: q('connectors'),
+      sourceStreams: q('source_streams'),
+      connectorRuns: q('connector_runs'),
     }
     cache.set(key, tables)
   }

@@ -103,6 +103,7 @@ async function deriveKey(secret: string): Promise<CryptoKey> {
 const SECRET_NAMES: Readonly<Record<string, string>> = {
   'http_ingest.key': 'the ingest key',
   'alerts.channel_url': 'the alert channel URL',
+  'connectors.credentials': "the connector's credentials",
 }
 
 /** `app:<id>:<setting>` → the setting's words for the 422 ("alerts.channel_url" → "the alert channel URL"). */

@@ -11,6 +11,7 @@ import type { IngestSettingsView } from '../../../shared/schemas/ingest.ts'
 import type { AlertChannel, AlertChannelInput, AlertEvent, AlertPreview, AlertRule, AlertRuleInput, AlertTestResult } from '../../../shared/schemas/alerts.ts'
 import type { AccessAnalytics } from '../../../shared/schemas/access-analytics.ts'
 import type { Deploy, DeployMarker, DeployRow, IssueReleases, ReleaseSettings, ReleaseSummary, SourceMapRow } from '../../../shared/schemas/releases.ts'
+import type { Connector, ConnectorPlan, ConnectorRun, ConnectorSyncAccepted } from '../../../shared/schemas/connectors.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -105,3 +106,13 @@ export const saveReleaseSettings = (input: { repo_url_template: string; default_
 export const getIssueReleases = (id: number, signal?: Signal) => api<IssueReleases>('issue-releases', { query: { id }, signal })
 export const listSourceMaps = (signal?: Signal) => api<{ data: SourceMapRow[] }>('source-maps', { signal })
 export const deleteSourceMap = (id: number) => api<{ id: number; deleted: boolean }>('source-maps', { method: 'DELETE', body: { id } })
+/** Connectors (docs/connectors.md): the body of a create or update, as the API reads it. */
+export type ConnectorBody = Readonly<Record<string, unknown>>
+export const listConnectors = (signal?: Signal) => api<{ data: Connector[] }>('connectors', { signal })
+export const createConnector = (input: ConnectorBody) => api<Connector>('connectors', { method: 'POST', body: input })
+export const updateConnector = (id: number, input: ConnectorBody) => api<Connector>('connectors', { method: 'PATCH', body: { id, ...input } })
+export const deleteConnector = (id: number) => api<{ id: number; deleted: boolean }>('connectors', { method: 'DELETE', body: { id } })
+export const testConnector = (id: number) => api<{ ok: boolean; message: string }>('connectors-test', { body: { id } })
+export const previewConnector = (id: number) => api<ConnectorPlan>('connectors-preview', { body: { id } })
+export const syncConnector = (id: number, snapshot: string) => api<ConnectorSyncAccepted>('connectors-sync', { body: { id, snapshot } })
+export const listConnectorRuns = (signal?: Signal) => api<{ data: ConnectorRun[] }>('connectors-runs', { query: { limit: 25 }, signal })

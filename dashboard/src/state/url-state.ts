@@ -7,7 +7,7 @@ import { ISSUE_KINDS, ISSUE_STATUSES, SEVERITIES } from '../../../shared/constan
  * ever be called `api` — the page would load as JSON.
  */
 export const VIEWS = ['issues', 'analytics', 'settings'] as const
-export const SETTINGS_TABS = ['ingestion', 'logs', 'maintenance', 'plugins', 'ingest', 'alerts', 'releases'] as const
+export const SETTINGS_TABS = ['ingestion', 'logs', 'maintenance', 'plugins', 'ingest', 'alerts', 'releases', 'connectors'] as const
 export const SORTS = ['occurrences', 'newest', 'oldest'] as const
 export const PAGE_SIZES = [25, 50, 100, 200] as const
 

@@ -59,6 +59,15 @@ export const FUZZ_ENDPOINTS: Record<string, { readonly methods: readonly string[
   'release-settings': { methods: ['GET', 'POST', 'PUT', 'PATCH'], query: [], fields: ['repo_url_template', 'default_ref'] },
   'issue-releases': { methods: ['GET'], query: ['id'], fields: [] },
   'source-maps': { methods: ['GET', 'POST', 'DELETE'], query: ['id', 'release'], fields: ['id', 'release', 'file', 'url', 'map', 'content'] },
+  connectors: {
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    query: ['id'],
+    fields: ['id', 'name', 'type', 'config', 'credentials', 'enabled', 'module_id', 'sync_interval_minutes'],
+  },
+  'connectors-test': { methods: ['POST'], query: ['id'], fields: ['id'] },
+  'connectors-preview': { methods: ['POST'], query: ['id'], fields: ['id'] },
+  'connectors-sync': { methods: ['POST'], query: ['id'], fields: ['id', 'snapshot', 'snapshots'] },
+  'connectors-runs': { methods: ['GET'], query: ['limit', 'connector_id'], fields: [] },
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'PURGE', 'get']

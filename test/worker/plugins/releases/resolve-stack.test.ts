@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { digestIngested } from '../../../../worker/plugins/http-ingest/digest-ingested.ts'
 import type { IngestEvent } from '../../../../worker/plugins/http-ingest/ingest-event.ts'
-import { stageStatements } from '../../../../worker/plugins/http-ingest/staged-events.ts'
+import { stagedRow, stageStatements } from '../../../../worker/plugins/http-ingest/staged-events.ts'
+import { sql } from '../../../../drivers/sql.ts'
 import type { LogStore } from '../../../../worker/intake/log-store.ts'
 import { setPluginEnabled } from '../../../../worker/plugins/plugin-catalog.ts'
 import { clearMapCache } from '../../../../worker/plugins/releases/map-cache.ts'
@@ -48,7 +49,7 @@ describe.each(TARGETS)('source-map resolution on %s', { timeout: 120_000 }, (tar
   let logs: LogStore
   const plugins = [releasesPlugin]
   const digest = () => digestIngested({ scope: m.scope, plugins, services: { ...testHookServices(), logs }, now: () => NOW })
-  const stage = (events: IngestEvent[], via: 'http' | 'sentry' = 'http') => m.scope.db.batch(stageStatements(m.scope, events, via, '2026-11-25 12:00:00'))
+  const stage = (events: IngestEvent[], via: 'http' | 'sentry' = 'http') => m.scope.db.batch(stageStatements(m.scope, events.map((event) => stagedRow(event, via)), '2026-11-25 12:00:00', sql`1 = 1`))
 
   beforeAll(async () => {
     m = await migratedScope(target, 'maps')
