@@ -27,7 +27,7 @@ function apiProject(driver: DriverTarget): TestProjectInlineConfiguration {
       cloudflareTest(({ inject }) => ({
         main: './worker/index.ts',
         wrangler: { configPath: './wrangler.toml' },
-        miniflare: { bindings: { ...inject('driverBindings')[driver], LOUPE_TEST_DRIVER: driver, WEBHOOK_RECEIVER_URL: inject('webhookReceiverUrl'), LINEAR_SERVER_URL: inject('linearServerUrl'), GITHUB_SERVER_URL: inject('githubServerUrl') } },
+        miniflare: { bindings: { ...inject('driverBindings')[driver], LOUPE_TEST_DRIVER: driver, WEBHOOK_RECEIVER_URL: inject('webhookReceiverUrl'), LINEAR_SERVER_URL: inject('linearServerUrl'), GITHUB_SERVER_URL: inject('githubServerUrl'), NGINX_URL: inject('nginxUrl'), S3_URL: inject('s3Url') } },
       })),
     ],
     test: {

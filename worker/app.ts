@@ -17,6 +17,7 @@ import { registerSourceRoutes } from './sources/routes.ts'
 import { registerSummaryRoutes } from './summary/routes.ts'
 import { registerIssueRoutes } from './issues/routes.ts'
 import { registerModuleRoutes } from './modules/routes.ts'
+import { registerConnectorRoutes } from './connectors/routes.ts'
 import { BUILTIN_PLUGINS } from './plugins/catalog.ts'
 import type { Plugin } from './plugins/plugin.ts'
 import type { ConfigSection } from './config/config-section.ts'
@@ -61,6 +62,7 @@ export function createApp<E extends Env>(options: AppOptions<E>): App<E> {
   registerMaintenanceRoutes(router)
   registerIssueRoutes(router)
   registerModuleRoutes(router)
+  registerConnectorRoutes(router)
   registerPluginRoutes(router, plugins)
   const pluginPaths = createPluginPathRouter(plugins)
   const hasPluginPaths = plugins.some((plugin) => (plugin.paths ?? []).length > 0)

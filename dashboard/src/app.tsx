@@ -9,6 +9,7 @@ import { TagManagerDialog } from './components/tag-manager-dialog.tsx'
 import { ToastRegion } from './components/toast-region.tsx'
 import { TopBar, type DialogName } from './components/top-bar.tsx'
 import { IssuesPage } from './pages/issues-page.tsx'
+import { AccessAnalyticsPage } from './pages/access-analytics-page.tsx'
 import { SettingsPage } from './pages/settings-page.tsx'
 import { CatalogProvider } from './state/catalog.tsx'
 import { navigate, readState, useViewState } from './state/url-state.ts'
@@ -42,7 +43,7 @@ export function App() {
         <div class="main-column">
           <TopBar q={state.q} onOpen={(name) => setDialog({ name })} />
           <main id="main" tabIndex={-1}>
-            {state.view === 'settings' ? <SettingsPage state={state} /> : <IssuesPage state={state} />}
+            {state.view === 'settings' ? <SettingsPage state={state} /> : state.view === 'analytics' ? <AccessAnalyticsPage app={state.app} /> : <IssuesPage state={state} />}
           </main>
         </div>
         {inspecting && <Inspector key={`${state.app}:${state.issue}`} issueId={state.issue!} app={state.app} />}

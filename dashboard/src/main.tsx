@@ -6,5 +6,6 @@ import './styles/layout.css'
 import './styles/components.css'
 import './styles/issues.css'
 import './styles/inspector.css'
+import './styles/analytics.css'
 
 render(<App />, document.getElementById('app')!)

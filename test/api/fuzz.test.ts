@@ -76,6 +76,8 @@ describe(`fuzz: ${REQUESTS} malformed requests across every endpoint on ${DRIVER
   beforeAll(async () => {
     app = await createTestApp('fuzz')
     expect((await post('plugins', { id: 'alerts', enabled: true }, { query: { app } })).status).toBe(200)
+    expect((await post('plugins', { id: 'access_analytics', enabled: true }, { query: { app } })).status).toBe(200)
+    expect((await post('plugins', { id: 'releases', enabled: true }, { query: { app } })).status).toBe(200)
     const issues = [await createIssue(app, { title: 'Fuzz target one' }), await createIssue(app, { title: 'Fuzz target two' })]
     const tags = [await createTag(app, { name: 'fuzzed', match_word: 'checkout' }), await createTag(app, { name: 'plain' })]
     const imported = await upload(app, 'fuzz/app.log', topicLines('fuzz', 6))

@@ -16,8 +16,8 @@ const CATALOG = [
   { id: 'tracker', name: 'Issue tracker', category: 'Integration', status: 'active', enabled: true, last_error: null },
   { id: 'alerts', name: 'Alerting', category: 'Notifications', status: 'active', enabled: false, last_error: null },
   { id: 'http_ingest', name: 'HTTP ingest', category: 'Ingestion', status: 'active', enabled: false, last_error: null },
-  { id: 'releases', name: 'Release tracking', category: 'Insights', status: 'planned', enabled: false, last_error: null },
-  { id: 'access_analytics', name: 'Access-log analytics', category: 'Insights', status: 'planned', enabled: false, last_error: null },
+  { id: 'releases', name: 'Release tracking', category: 'Insights', status: 'active', enabled: false, last_error: null },
+  { id: 'access_analytics', name: 'Access-log analytics', category: 'Insights', status: 'active', enabled: false, last_error: null },
 ]
 
 describe('?api=plugins — the built-in catalog (reference §3.5, §4.1)', () => {
@@ -41,7 +41,7 @@ describe('?api=plugins — the built-in catalog (reference §3.5, §4.1)', () =>
     [{ id: 'alerts', enabled: 1 }, 'enabled must be true or false.'],
     [{ id: 'nope', enabled: true }, 'Unknown plugin: nope.'],
     [{ id: 42, enabled: true }, 'Unknown plugin: 42.'],
-    [{ id: 'releases', enabled: true }, 'The Release tracking plugin is not available yet.'],
+    [{ id: 'tracker', enabled: true }, 'The Issue tracker plugin is not available yet.'],
   ])('refuses %j with 422 "%s" and changes nothing', async (body, message) => {
     const response = await post('plugins', body, { query: { app } })
     expect(response.status).toBe(422)

@@ -297,9 +297,9 @@ describe('dashboard', { timeout: 20_000 }, () => {
     const list = page.getByTestId('plugin-list')
     await expect.poll(() => list.locator('li').count()).toBe(5)
     expect(await list.locator('li strong').allTextContents()).toEqual(['Issue tracker', 'Alerting', 'HTTP ingest', 'Release tracking', 'Access-log analytics'])
-    expect(await list.getByText('Coming soon').count()).toBe(2)
+    expect(await list.getByText('Coming soon').count()).toBe(0)
     const toggles = await list.getByRole('switch').all()
-    expect(await Promise.all(toggles.map((toggle) => toggle.isDisabled()))).toEqual([false, false, false, true, true])
+    expect(await Promise.all(toggles.map((toggle) => toggle.isDisabled()))).toEqual([false, false, false, false, false])
     // The issue tracker is on by default (reference §4.5); it stays idle until configured.
     expect(await Promise.all(toggles.map((toggle) => toggle.isChecked()))).toEqual([true, false, false, false, false])
     // HTTP ingest is built: its switch turns it on for the application, and off again.

@@ -39,6 +39,18 @@ export interface Tables {
   readonly alertEvents: string
   /** Issue-tracker integration (migration 0010): the tracker issue each Loupe issue is tied to. */
   readonly trackerLinks: string
+  /** Every access-log line counted per file, day, status class, method, path or agent (migration 0009, `access-rollup.ts`). */
+  readonly accessRollup: string
+  /** Release tracking (migration 0008): recorded deploys, versions events named, source-map metadata, each issue's first and regressed release. */
+  readonly deploys: string
+  readonly releases: string
+  readonly sourceMaps: string
+  readonly groupReleases: string
+  readonly releaseGroups: string
+  /** Connectors (migration 0011): remote sources, the remote files each mirrors, and their synchronization runs. */
+  readonly connectors: string
+  readonly sourceStreams: string
+  readonly connectorRuns: string
 }
 
 const cache = new Map<string, Tables>()
@@ -81,6 +93,15 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       alertRules: q('alert_rules'),
       alertEvents: q('alert_events'),
       trackerLinks: q('tracker_links'),
+      accessRollup: q('access_rollup'),
+      deploys: q('deploys'),
+      releases: q('releases'),
+      sourceMaps: q('source_maps'),
+      groupReleases: q('group_releases'),
+      releaseGroups: q('release_groups'),
+      connectors: q('connectors'),
+      sourceStreams: q('source_streams'),
+      connectorRuns: q('connector_runs'),
     }
     cache.set(key, tables)
   }

@@ -1,3 +1,4 @@
+import type { Statement } from '../../drivers/driver.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { batchEnd, eventRow, preparePayloads, rowSize, serialiseBatch, type BatchLimits, type BatchPayload } from './persist/batch-payload.ts'
 import type { EventRecord } from './persist/event-record.ts'
@@ -36,6 +37,7 @@ export class BatchWriter {
       readonly importBatch: string
       readonly limits: BatchLimits
       readonly onBatch: (coveredTo: number) => Promise<void> | void
+      readonly extra?: (upTo: number) => readonly Statement[]
     },
   ) {
     this.samples = new SampleBuffer(options.limits.maxPendingSampleBytes)

@@ -10,6 +10,7 @@ import { randomToken } from './persist/random-token.ts'
 import { toTimestamp } from '../time.ts'
 import { addByType, addFileResult, emptyFileResult } from '../jobs/import-result.ts'
 import { BatchWriter } from './batch-writer.ts'
+import { AccessRollup, clearAccessRollupStatement } from './access-rollup.ts'
 import { budgetExhausted, type Budget, type ImportContext } from '../jobs/import-context.ts'
 import type { FileState } from '../jobs/file-state.ts'
 import { yieldToEventLoop } from '../jobs/yield-to-event-loop.ts'
@@ -39,6 +40,7 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
     await deleteOccurrences(scope, { where: 'source_file_id = ?', args: [state.id] }, [
       { sql: `UPDATE ${t.sourceFiles} SET parser_version = ?, last_offset = 0, log_type = ? WHERE id = ?`, args: [ctx.version, parser.logType, state.id] },
       { sql: `UPDATE ${t.fileImports} SET next_offset = 0, inside_event = 0, parser_id = ?, updated_at = ? WHERE source_file_id = ?`, args: [parser.id, now, state.id] },
+      clearAccessRollupStatement(scope, state.id),
     ])
     state = { ...state, parser_version: ctx.version, next_offset: 0, inside_event: 0, parser_id: parser.id, log_type: parser.logType }
   }
@@ -51,11 +53,13 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
   // Every entry read is accounted for: stored, skipped by severity, already stored, or (lines) unparseable.
   const stats = emptyFileResult(state.origin_path ?? state.path, parser?.logType ?? state.log_type)
   ctx.touched.add(state.id)
+  const access = new AccessRollup(scope, state.id)
   const writer = new BatchWriter(scope, {
     sourceFileId: state.id,
     importBatch: token,
     limits: limits.batch,
     onBatch: (coveredTo) => ctx.progress({ bytes: budget.initial - budget.bytes - (offset - coveredTo), file: state.path, boundary: false }),
+    extra: (upTo) => access.take(upTo),
   })
   try {
     while (offset < state.size && !budgetExhausted(budget)) {
@@ -81,6 +85,7 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
         continue
       }
       parser = parsed.parser
+      access.add(parsed.events)
       const kept = parsed.events.filter((event) => ctx.allowed.has(event.severity))
       stats.read += parsed.events.length
       stats.unparseable += parsed.unparseable

@@ -15,6 +15,7 @@ import { processedPrefix } from './log-storage.ts'
 import { moduleForFolder, type FolderModule } from './module-for-folder.ts'
 import { sha256Bytes } from './sha256-bytes.ts'
 import type { LogStore, StoredLog } from './log-store.ts'
+import { clearAccessRollupStatement } from '../digest/access-rollup.ts'
 
 /** The prefix whose hash tells an appended file (same start) from a replaced or rotated one. */
 export const PREFIX_BYTES = SAMPLE_BYTES
@@ -110,6 +111,7 @@ export async function registerIncoming(ctx: ImportContext, object: StoredLog, re
     await deleteOccurrences(scope, { where: 'source_file_id = ?', args: [existing.id] }, [
       { sql: `UPDATE ${t.sourceFiles} SET size = 0, last_offset = 0 WHERE id = ?`, args: [existing.id] },
       { sql: `UPDATE ${t.fileImports} SET next_offset = 0, inside_event = 0, etag = NULL, prefix_hash = NULL, updated_at = ? WHERE source_file_id = ?`, args: [now, existing.id] },
+      clearAccessRollupStatement(scope, existing.id),
     ])
   }
   const sha256 = await archiveCopy(logs, object, existing.path, relative)

@@ -11,6 +11,21 @@ export interface ImportMessage {
   readonly job: number
 }
 
+/** A queue message asking the consumer to run (or continue) one connector synchronization (worker/connectors/). */
+export interface ConnectorRunMessage {
+  readonly app: string
+  readonly connector_run: number
+}
+
+/** Everything the job queue carries. */
+export type JobMessage = ImportMessage | ConnectorRunMessage
+
+export function isConnectorRunMessage(value: unknown): value is ConnectorRunMessage {
+  if (!value || typeof value !== 'object') return false
+  const { app, connector_run: run } = value as Record<string, unknown>
+  return typeof app === 'string' && typeof run === 'number' && Number.isSafeInteger(run)
+}
+
 export function isImportMessage(value: unknown): value is ImportMessage {
   if (!value || typeof value !== 'object') return false
   const { app, job } = value as Record<string, unknown>
@@ -18,7 +33,7 @@ export function isImportMessage(value: unknown): value is ImportMessage {
 }
 
 /** Sends a job message; false when no queue is bound (the cron trigger then continues the job). */
-export async function enqueueImport(deps: Deps, message: ImportMessage, delaySeconds = 0): Promise<boolean> {
+export async function enqueueImport(deps: Deps, message: JobMessage, delaySeconds = 0): Promise<boolean> {
   if (!deps.jobs) return false
   await deps.jobs.send(message, delaySeconds)
   return true

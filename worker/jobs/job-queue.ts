@@ -1,9 +1,9 @@
-import type { ImportMessage } from './job-message.ts'
+import type { JobMessage } from './job-message.ts'
 
 /**
- * Where background import jobs continue (a Cloudflare Queue in production: worker/platform/cloudflare-job-queue.ts;
+ * Where background import jobs and connector synchronizations continue (a Cloudflare Queue in production: worker/platform/cloudflare-job-queue.ts;
  * in-process elsewhere). Delivery is at least once; the consumer is `consumeImportQueue`.
  */
 export interface JobQueue {
-  send(message: ImportMessage, delaySeconds?: number): Promise<void>
+  send(message: JobMessage, delaySeconds?: number): Promise<void>
 }

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts'
 import { runImportJob } from './run-job-step.ts'
-import { enqueueImport, isImportMessage } from './job-message.ts'
+import { enqueueImport, isConnectorRunMessage, isImportMessage } from './job-message.ts'
+import { CONNECTOR_LOCK_RETRY_SECONDS, runConnectorJob } from '../connectors/connector-run.ts'
 import { logFailure } from '../log-failure.ts'
 
 /** While another run holds the application's lock, a job message comes back after this many seconds. */
@@ -20,6 +21,10 @@ export interface ReceivedMessage {
  */
 export async function consumeImportQueue(messages: readonly ReceivedMessage[], deps: Deps): Promise<void> {
   for (const message of messages) {
+    if (isConnectorRunMessage(message.body)) {
+      await consumeConnectorRun(message, message.body, deps)
+      continue
+    }
     if (!isImportMessage(message.body)) {
       message.ack()
       continue
@@ -32,5 +37,17 @@ export async function consumeImportQueue(messages: readonly ReceivedMessage[], d
       logFailure(`import job ${message.body.app}#${message.body.job} failed and will be retried`, error)
       message.retry({ delaySeconds: LOCK_RETRY_SECONDS })
     }
+  }
+}
+
+/** A connector synchronization (worker/connectors/connector-run.ts): same lock, same retry rules as an import job. */
+async function consumeConnectorRun(message: ReceivedMessage, body: { app: string; connector_run: number }, deps: Deps): Promise<void> {
+  try {
+    const outcome = await runConnectorJob(deps, body)
+    if (outcome === 'locked') await enqueueImport(deps, body, CONNECTOR_LOCK_RETRY_SECONDS)
+    message.ack()
+  } catch (error) {
+    logFailure(`connector run ${body.app}#${body.connector_run} failed and will be retried`, error)
+    message.retry({ delaySeconds: LOCK_RETRY_SECONDS })
   }
 }

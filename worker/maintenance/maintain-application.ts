@@ -8,12 +8,13 @@ import { acquireImportLock } from '../jobs/import-lock.ts'
 import { countRow, pendingFilesStatement, stagedUploads, withStaged } from '../intake/pending-work.ts'
 import { occurrencePolicy, pruneOccurrences } from './occurrence-retention.ts'
 import { runPluginHook } from '../plugins/run-plugin-hook.ts'
+import { syncDueConnectors } from '../connectors/scheduled-sync.ts'
 
 /**
  * One application's share of the cron trigger: stale jobs are reaped; files left half-read (an interrupted
  * request, a lost queue message) and uploads still waiting to be archived get a background job; without a
  * queue binding the job's next step runs right here; and occurrence retention runs (self-throttled to once
- * per 900 s, under the import lock). Plugins' `maintain` hooks run in between (HTTP ingest digests what waits).
+ * per 900 s, under the import lock). Connectors whose sync interval has passed get a run (scheduled-sync.ts). Plugins' `maintain` hooks run in between (HTTP ingest digests what waits).
  */
 export async function maintainApplication(deps: Deps, scope: AppScope): Promise<void> {
   const { pendingFiles } = await namedBatch(scope.db, { reap: reapStatement(scope, deps.now()), pendingFiles: pendingFilesStatement(scope) })
@@ -23,6 +24,7 @@ export async function maintainApplication(deps: Deps, scope: AppScope): Promise<
     const job = await continueInBackground(deps, scope, 'resume', pending)
     if (!deps.jobs) await runImportJob(deps, { app: scope.app.id, job: job.id })
   }
+  await syncDueConnectors(deps, scope)
   await runPluginHook({ plugins: deps.plugins, scope, hook: 'maintain', now: deps.now(), call: (hooks) => hooks.maintain?.({ scope, now: deps.now(), plugins: deps.plugins, services: deps }) })
   // Retention deletes: never alongside an import's batches. A busy lock just means next time.
   const policy = occurrencePolicy(deps)

@@ -31,7 +31,11 @@ export class CoalescedRuns {
     this.clock = options.clock ?? Date.now
   }
 
-  schedule(key: string, work: () => Promise<boolean>, waitUntil: (promise: Promise<unknown>) => void): void {
+  /**
+   * `work` may ask `arrived()` whether a trigger came since it last asked (or since it started): the digest
+   * lingers for more events only then.
+   */
+  schedule(key: string, work: (arrived: () => boolean) => Promise<boolean>, waitUntil: (promise: Promise<unknown>) => void): void {
     const current = this.runs.get(key)
     if (current && this.clock() - current.since < this.options.staleMs) {
       current.again = true
@@ -42,13 +46,18 @@ export class CoalescedRuns {
     waitUntil(this.loop(key, run, work))
   }
 
-  private async loop(key: string, run: Run, work: () => Promise<boolean>): Promise<void> {
+  private async loop(key: string, run: Run, work: (arrived: () => boolean) => Promise<boolean>): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 0))
     const budget = this.options.budgetMs ?? Number.POSITIVE_INFINITY
+    const arrived = () => {
+      const again = run.again
+      run.again = false
+      return again
+    }
     try {
       while (run.again && this.clock() - run.since < budget) {
         run.again = false
-        if (await work()) run.again = true
+        if (await work(arrived)) run.again = true
       }
     } catch (error) {
       logFailure(this.options.failure(key), error)

@@ -43,10 +43,11 @@ export interface HookContext {
 }
 
 /**
- * What background-capable hooks may use besides the application: configuration, the secret box, and
- * `waitUntil` for work that must not hold up the ingest that ran the hook (alerting scans after the response).
+ * What background-capable hooks may use besides the application: configuration, the secret box, the log
+ * store (releases read source maps there), and `waitUntil` for work that must not hold up the ingest that ran
+ * the hook (alerting scans after the response).
  */
-export type HookServices = Pick<Deps, 'config' | 'secrets' | 'waitUntil'>
+export type HookServices = Pick<Deps, 'config' | 'secrets' | 'waitUntil' | 'logs'>
 
 /** After events were stored, whatever brought them (file import, HTTP ingest, Sentry ingest). */
 export interface IngestedEvents extends HookContext {
@@ -59,8 +60,31 @@ export interface IngestedEvents extends HookContext {
 
 /** A stack about to be analysed, with the release the event named (releases de-minify it with source maps). */
 export interface StackToResolve extends HookContext {
+  /** Frames one per line, innermost first (`    at fn (file:line:col)` for JavaScript). */
   readonly stack: string
   readonly release: string | null
+  readonly services: HookServices
+  /**
+   * Scratch space shared by the calls of one digest batch (a plugin keys its entries by its id): what one
+   * event looked up — a release's source maps — the next one reuses, so a batch fetches each map once.
+   */
+  readonly memo: Map<string, unknown>
+}
+
+/** Source lines around a resolved frame (from the map's `sourcesContent`), as the inspector shows them. */
+export interface FrameSource {
+  readonly pre: readonly string[]
+  readonly line: string
+  readonly post: readonly string[]
+  /** The frame's location, `file:line:col`. */
+  readonly at: string
+}
+
+/** A resolved stack: the same lines in the same order, each frame the plugin could map rewritten. */
+export interface ResolvedStack {
+  readonly stack: string
+  /** Source lines of resolved frames, by line index in `stack` (the digest keeps the culprit's). */
+  readonly sources: ReadonlyMap<number, FrameSource>
 }
 
 /** An issue's status changed through the API (not the automatic fixed → reoccurred, reference §2.8). */
@@ -88,8 +112,8 @@ export interface Maintenance extends HookContext {
  */
 export interface PluginHooks {
   afterIngest?(event: IngestedEvents): Promise<void>
-  /** The first non-null result (in catalog order) replaces the stack. */
-  resolveStack?(event: StackToResolve): Promise<string | null>
+  /** The first non-null result (in catalog order) replaces the stack; its lines must stay one for one. */
+  resolveStack?(event: StackToResolve): Promise<ResolvedStack | null>
   /** The result is merged into the `issue-status` response under the plugin's id. */
   statusChanged?(event: StatusChanged): Promise<unknown>
   /** Runs from the cron trigger, per application, with the plugin on. */

@@ -105,6 +105,7 @@ const SECRET_NAMES: Readonly<Record<string, string>> = {
   'alerts.channel_url': 'the alert channel URL',
   'tracker.api_key': 'the tracker API key',
   'tracker.webhook_secret': 'the tracker webhook secret',
+  'connectors.credentials': "the connector's credentials",
 }
 
 /** `app:<id>:<setting>` → the setting's words for the 422 ("alerts.channel_url" → "the alert channel URL"). */

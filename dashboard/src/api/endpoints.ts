@@ -10,6 +10,9 @@ import type { PluginView } from '../../../shared/schemas/plugin.ts'
 import type { IngestSettingsView } from '../../../shared/schemas/ingest.ts'
 import type { AlertChannel, AlertChannelInput, AlertEvent, AlertPreview, AlertRule, AlertRuleInput, AlertTestResult } from '../../../shared/schemas/alerts.ts'
 import type { TrackerIssueView, TrackerSettingsInput, TrackerSettingsView, TrackerSyncResult, TrackerTestResult } from '../../../shared/schemas/tracker.ts'
+import type { AccessAnalytics } from '../../../shared/schemas/access-analytics.ts'
+import type { Deploy, DeployMarker, DeployRow, IssueReleases, ReleaseSettings, ReleaseSummary, SourceMapRow } from '../../../shared/schemas/releases.ts'
+import type { Connector, ConnectorPlan, ConnectorRun, ConnectorSyncAccepted } from '../../../shared/schemas/connectors.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -100,3 +103,23 @@ export const testTracker = () => api<TrackerTestResult>('tracker-test', { method
 export const syncTracker = () => api<TrackerSyncResult>('tracker-sync', { method: 'POST' })
 export const getTrackerIssue = (id: number, signal?: Signal) => api<TrackerIssueView>('tracker-issue', { query: { id }, signal })
 export const pushTrackerIssue = (id: number) => api<TrackerIssueView & { created: boolean }>('tracker-issue', { body: { id } })
+export const getAccessAnalytics = (days: number, signal?: Signal) => api<AccessAnalytics>('access-analytics', { query: { days }, signal })
+export const listReleases = (signal?: Signal) => api<{ data: ReleaseSummary[] }>('releases', { query: { limit: 50 }, signal })
+export const listDeploys = (signal?: Signal) => api<{ data: DeployRow[]; markers: DeployMarker[] }>('deploys', { query: { limit: 50, days: 30 }, signal })
+export const createDeploy = (input: { version: string; environment?: string; ref?: string; notes?: string }) => api<Deploy>('deploys', { method: 'POST', body: input })
+export const deleteDeploy = (id: number) => api<{ id: number; deleted: boolean }>('deploys', { method: 'DELETE', body: { id } })
+export const getReleaseSettings = (signal?: Signal) => api<ReleaseSettings>('release-settings', { signal })
+export const saveReleaseSettings = (input: { repo_url_template: string; default_ref: string }) => api<ReleaseSettings>('release-settings', { method: 'PUT', body: input })
+export const getIssueReleases = (id: number, signal?: Signal) => api<IssueReleases>('issue-releases', { query: { id }, signal })
+export const listSourceMaps = (signal?: Signal) => api<{ data: SourceMapRow[] }>('source-maps', { signal })
+export const deleteSourceMap = (id: number) => api<{ id: number; deleted: boolean }>('source-maps', { method: 'DELETE', body: { id } })
+/** Connectors (docs/connectors.md): the body of a create or update, as the API reads it. */
+export type ConnectorBody = Readonly<Record<string, unknown>>
+export const listConnectors = (signal?: Signal) => api<{ data: Connector[] }>('connectors', { signal })
+export const createConnector = (input: ConnectorBody) => api<Connector>('connectors', { method: 'POST', body: input })
+export const updateConnector = (id: number, input: ConnectorBody) => api<Connector>('connectors', { method: 'PATCH', body: { id, ...input } })
+export const deleteConnector = (id: number) => api<{ id: number; deleted: boolean }>('connectors', { method: 'DELETE', body: { id } })
+export const testConnector = (id: number) => api<{ ok: boolean; message: string }>('connectors-test', { body: { id } })
+export const previewConnector = (id: number) => api<ConnectorPlan>('connectors-preview', { body: { id } })
+export const syncConnector = (id: number, snapshot: string) => api<ConnectorSyncAccepted>('connectors-sync', { body: { id, snapshot } })
+export const listConnectorRuns = (signal?: Signal) => api<{ data: ConnectorRun[] }>('connectors-runs', { query: { limit: 25 }, signal })

@@ -10,6 +10,7 @@ import { EventDetails } from './event-details.tsx'
 import { Icon } from './icon.tsx'
 import { InspectorSection } from './inspector-section.tsx'
 import { IssueFacts } from './issue-facts.tsx'
+import { IssueReleases } from './issue-releases.tsx'
 import { OccurrenceList } from './occurrence-list.tsx'
 import { Skeleton } from './spinner.tsx'
 import { StackView } from './stack-view.tsx'
@@ -68,6 +69,7 @@ export function Inspector({ issueId, app }: { issueId: number; app: string }) {
             <InspectorSection title="Details">
               <IssueFacts issue={issue} totalOccurrences={data.meta.total_occurrences} />
             </InspectorSection>
+            <IssueReleases issueId={issueId} app={app} />
             {issue.sample_message && (
               <InspectorSection title="Message">
                 <pre class="message">{issue.sample_message}</pre>

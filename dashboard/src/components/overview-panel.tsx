@@ -2,7 +2,9 @@ import { useMemo } from 'preact/hooks'
 import type { Summary } from '../api/types.ts'
 import { relativeTime, utcTitle } from '../lib/format.ts'
 import { trendDays } from '../lib/trend-days.ts'
-import type { ApiState } from '../state/use-api.ts'
+import { listDeploys } from '../api/endpoints.ts'
+import { usePluginEnabled } from '../state/catalog.tsx'
+import { useApi, type ApiState } from '../state/use-api.ts'
 import { navigate, type ViewState } from '../state/url-state.ts'
 import { BreakdownList } from './breakdown-list.tsx'
 import { ErrorBanner } from './error-banner.tsx'
@@ -14,6 +16,9 @@ import { TrendChart } from './trend-chart.tsx'
 export function OverviewPanel({ state, summary }: { state: ViewState; summary: ApiState<Summary> }) {
   const trend = useMemo(() => (summary.data ? trendDays(summary.data) : null), [summary.data])
   const data = summary.data
+  // Deploy markers (issue 14), asked for only while release tracking is on.
+  const releasesOn = usePluginEnabled('releases')
+  const deploys = useApi(releasesOn ? `deploys:${state.app}` : null, listDeploys)
 
   return (
     <section class="overview" aria-labelledby="overview-heading">
@@ -45,7 +50,7 @@ export function OverviewPanel({ state, summary }: { state: ViewState; summary: A
             <section class="panel chart-panel" aria-label="Daily trend">
               <h3 class="panel-title">Daily trend</h3>
               {trend && trend.days.length > 0 ? (
-                <TrendChart trend={trend} selected={state.date} onSelect={(date) => navigate({ date, issue: null })} />
+                <TrendChart trend={trend} markers={deploys.data?.markers ?? []} selected={state.date} onSelect={(date) => navigate({ date, issue: null })} />
               ) : (
                 <p class="muted small chart-empty">No events yet — the trend appears after the first import.</p>
               )}

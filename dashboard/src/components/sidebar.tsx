@@ -1,3 +1,5 @@
+import { listPlugins } from '../api/endpoints.ts'
+import { useApi } from '../state/use-api.ts'
 import { hrefFor, navigate, type ViewState } from '../state/url-state.ts'
 import { AppSwitcher } from './app-switcher.tsx'
 import { Icon } from './icon.tsx'
@@ -5,6 +7,7 @@ import { SourcesList } from './sources-list.tsx'
 
 /** Application switcher, navigation and the sources list (reference §7 "Shell"). */
 export function Sidebar({ state, onManageApps }: { state: ViewState; onManageApps: () => void }) {
+  const plugins = useApi(`plugins:${state.app}`, listPlugins)
   const link = (view: ViewState['view'], label: string, icon: string) => (
     <a
       href={hrefFor({ view, issue: null })}
@@ -31,6 +34,8 @@ export function Sidebar({ state, onManageApps }: { state: ViewState; onManageApp
       <AppSwitcher app={state.app} onManage={onManageApps} />
       <nav class="nav" aria-label="Main">
         {link('issues', 'Issues', 'list')}
+        {/* Reference §7: Analytics only while the access_analytics plugin is on (or its page is open). */}
+        {(state.view === 'analytics' || plugins.data?.data.some((plugin) => plugin.id === 'access_analytics' && plugin.enabled)) && link('analytics', 'Analytics', 'chart')}
         {link('settings', 'Settings', 'settings')}
       </nav>
       <SourcesList app={state.app} active={state.source} />

@@ -4,20 +4,23 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { formatNumber } from '../lib/format.ts'
 import type { TrendDays } from '../lib/trend-days.ts'
 import { cssColor } from '../lib/css-color.ts'
+import type { DeployMarker } from '../../../shared/schemas/releases.ts'
 
 const CHART_HEIGHT = 150
 
 /**
  * Daily events (bars, error events darker inside them) over the last 30 days. Clicking a day — or picking one with
  * the arrow keys and Enter — filters the issue list by it (reference §7); clicking the selected day clears.
+ * Deploys within the window are dashed vertical markers labelled with their version (reference §7 "deploy
+ * markers"), also listed under the chart for screen readers.
  */
-export function TrendChart({ trend, selected, onSelect }: { trend: TrendDays; selected: string; onSelect: (day: string) => void }) {
+export function TrendChart({ trend, markers = [], selected, onSelect }: { trend: TrendDays; markers?: readonly DeployMarker[]; selected: string; onSelect: (day: string) => void }) {
   const host = useRef<HTMLDivElement>(null)
   const plot = useRef<uPlot | null>(null)
   const [focusIndex, setFocusIndex] = useState<number | null>(null)
   const [themeTick, setThemeTick] = useState(0)
-  const latest = useRef({ trend, selected, onSelect })
-  latest.current = { trend, selected, onSelect }
+  const latest = useRef({ trend, selected, onSelect, markers })
+  latest.current = { trend, selected, onSelect, markers }
 
   // Colours come from CSS variables, so the chart is rebuilt when the theme changes.
   useEffect(() => {
@@ -62,6 +65,32 @@ export function TrendChart({ trend, selected, onSelect }: { trend: TrendDays; se
             u.ctx.restore()
           },
         ],
+        draw: [
+          (u) => {
+            const shown = latest.current.markers.filter((marker) => latest.current.trend.days.includes(marker.day))
+            if (shown.length === 0) return
+            const ctx = u.ctx
+            ctx.save()
+            ctx.strokeStyle = cssColor('--accent')
+            ctx.fillStyle = cssColor('--accent')
+            ctx.lineWidth = Math.max(1, devicePixelRatio)
+            ctx.setLineDash([4 * devicePixelRatio, 3 * devicePixelRatio])
+            ctx.font = `${10 * devicePixelRatio}px system-ui, sans-serif`
+            for (const marker of shown) {
+              const x = Math.round(u.valToPos(Date.parse(`${marker.day}T00:00:00Z`) / 1000, 'x', true))
+              ctx.beginPath()
+              ctx.moveTo(x, u.bbox.top)
+              ctx.lineTo(x, u.bbox.top + u.bbox.height)
+              ctx.stroke()
+              // The label goes left of a marker near the right edge, so it is never cut off.
+              const width = ctx.measureText(marker.version).width
+              const pad = 3 * devicePixelRatio
+              const left = x + pad + width > u.bbox.left + u.bbox.width ? x - pad - width : x + pad
+              ctx.fillText(marker.version, left, u.bbox.top + 10 * devicePixelRatio)
+            }
+            ctx.restore()
+          },
+        ],
       },
     }
     // Zero days draw nothing (a zero-height bar would show as a stray line on the axis).
@@ -83,6 +112,8 @@ export function TrendChart({ trend, selected, onSelect }: { trend: TrendDays; se
       plot.current = null
     }
   }, [trend, themeTick])
+
+  useEffect(() => plot.current?.redraw(false, false), [markers])
 
   useEffect(() => plot.current?.redraw(false, false), [selected])
 
@@ -114,6 +145,15 @@ export function TrendChart({ trend, selected, onSelect }: { trend: TrendDays; se
         }}
         onBlur={() => setFocusIndex(null)}
       />
+      {markers.length > 0 && (
+        <ul class="deploy-markers muted small" data-testid="deploy-markers" aria-label="Deploys in the last 30 days">
+          {markers.map((marker) => (
+            <li key={`${marker.version}-${marker.environment}-${marker.deployed_at}`}>
+              <span aria-hidden="true">▍</span> {marker.version} ({marker.environment}) · {marker.day}
+            </li>
+          ))}
+        </ul>
+      )}
       <p class="trend-readout" aria-live="polite">
         {focusedDay
           ? `${focusedDay}: ${formatNumber(trend.events[focusIndex!])} events, ${formatNumber(trend.errors[focusIndex!])} errors`

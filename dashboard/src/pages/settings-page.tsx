@@ -5,13 +5,15 @@ import { LogUploadPanel } from '../components/log-upload-panel.tsx'
 import { PluginsPanel } from '../components/plugins-panel.tsx'
 import { IngestPanel } from '../components/ingest-panel.tsx'
 import { AlertsPanel } from '../components/alerts-panel.tsx'
-import { TrackerPanel } from '../components/tracker-panel.tsx'
+import { ConnectorsPanel } from '../components/connectors-panel.tsx'
+import { ReleasesPanel } from '../components/releases-panel.tsx'
 import { RetentionPanel } from '../components/retention-panel.tsx'
+import { TrackerPanel } from '../components/tracker-panel.tsx'
 import { navigate, SETTINGS_TABS, type ViewState } from '../state/url-state.ts'
 
-const LABELS: Record<ViewState['tab'], string> = { ingestion: 'Ingestion', logs: 'Logs', maintenance: 'Maintenance', plugins: 'Plugins', ingest: 'Ingest', alerts: 'Alerts', tracker: 'Tracker' }
+const LABELS: Record<ViewState['tab'], string> = { ingestion: 'Ingestion', logs: 'Logs', maintenance: 'Maintenance', plugins: 'Plugins', ingest: 'Ingest', alerts: 'Alerts', tracker: 'Tracker', releases: 'Releases', connectors: 'Connectors' }
 
-/** Settings: ingestion severities, log upload and processing, deletion and archive retention, plugins, HTTP/Sentry ingest, alerting, the issue tracker. */
+/** Settings: ingestion severities, log upload and processing, deletion and archive retention, plugins, HTTP/Sentry ingest, alerting, the issue tracker, releases, connectors. */
 export function SettingsPage({ state }: { state: ViewState }) {
   const onKey = (event: KeyboardEvent) => {
     // WAI-ARIA tabs: arrow keys move between tabs.
@@ -49,6 +51,8 @@ export function SettingsPage({ state }: { state: ViewState }) {
         {state.tab === 'ingest' && <IngestPanel app={state.app} />}
         {state.tab === 'alerts' && <AlertsPanel app={state.app} />}
         {state.tab === 'tracker' && <TrackerPanel app={state.app} />}
+        {state.tab === 'releases' && <ReleasesPanel app={state.app} />}
+        {state.tab === 'connectors' && <ConnectorsPanel app={state.app} />}
       </div>
     </div>
   )

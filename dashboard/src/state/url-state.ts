@@ -6,8 +6,8 @@ import { ISSUE_KINDS, ISSUE_STATUSES, SEVERITIES } from '../../../shared/constan
  * work (reference-behaviour.md §7 "URL state"). The worker routes `?api=` to the API, so no key here may
  * ever be called `api` — the page would load as JSON.
  */
-export const VIEWS = ['issues', 'settings'] as const
-export const SETTINGS_TABS = ['ingestion', 'logs', 'maintenance', 'plugins', 'ingest', 'alerts', 'tracker'] as const
+export const VIEWS = ['issues', 'analytics', 'settings'] as const
+export const SETTINGS_TABS = ['ingestion', 'logs', 'maintenance', 'plugins', 'ingest', 'alerts', 'tracker', 'releases', 'connectors'] as const
 export const SORTS = ['occurrences', 'newest', 'oldest'] as const
 export const PAGE_SIZES = [25, 50, 100, 200] as const
 

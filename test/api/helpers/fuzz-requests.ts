@@ -62,6 +62,21 @@ export const FUZZ_ENDPOINTS: Record<string, { readonly methods: readonly string[
   'alert-test': { methods: ['POST'], query: [], fields: ['id'] },
   'alert-preview': { methods: ['POST'], query: [], fields: ['trigger_type', 'severities', 'module_id', 'min_count', 'spike_factor'] },
   'alert-events': { methods: ['GET'], query: ['limit'], fields: [] },
+  'access-analytics': { methods: ['GET'], query: ['days'], fields: [] },
+  deploys: { methods: ['GET', 'POST', 'DELETE'], query: ['id', 'limit', 'days'], fields: ['id', 'version', 'environment', 'ref', 'notes', 'deployed_at'] },
+  releases: { methods: ['GET'], query: ['limit'], fields: [] },
+  'release-settings': { methods: ['GET', 'POST', 'PUT', 'PATCH'], query: [], fields: ['repo_url_template', 'default_ref'] },
+  'issue-releases': { methods: ['GET'], query: ['id'], fields: [] },
+  'source-maps': { methods: ['GET', 'POST', 'DELETE'], query: ['id', 'release'], fields: ['id', 'release', 'file', 'url', 'map', 'content'] },
+  connectors: {
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    query: ['id'],
+    fields: ['id', 'name', 'type', 'config', 'credentials', 'enabled', 'module_id', 'sync_interval_minutes'],
+  },
+  'connectors-test': { methods: ['POST'], query: ['id'], fields: ['id'] },
+  'connectors-preview': { methods: ['POST'], query: ['id'], fields: ['id'] },
+  'connectors-sync': { methods: ['POST'], query: ['id'], fields: ['id', 'snapshot', 'snapshots'] },
+  'connectors-runs': { methods: ['GET'], query: ['limit', 'connector_id'], fields: [] },
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'PURGE', 'get']

@@ -42,12 +42,12 @@ describe.each(TARGETS)('runPluginHook on %s', { timeout: 60_000 }, (target) => {
 
   it('runs enabled plugins in catalog order; resolveStack stops at the first non-null result', async () => {
     const calls: string[] = []
-    const resolver = (id: string, result: string | null) => plugin(id, { resolveStack: async () => (calls.push(id), result) })
+    const resolver = (id: string, result: string | null) => plugin(id, { resolveStack: async () => (calls.push(id), result === null ? null : { stack: result, sources: new Map() }) })
     const plugins = [resolver('none', null), resolver('first', 'resolved by first'), resolver('second', 'resolved by second'), resolver('off', 'x')]
     await setPluginEnabled(m.scope, plugins, { id: 'off', enabled: false }, '2026-03-01 12:00:00')
-    const results = await runPluginHook({ plugins, scope: m.scope, hook: 'resolveStack', now: NOW, firstResult: true, call: (hooks) => hooks.resolveStack?.({ scope: m.scope, now: NOW, stack: 's', release: null }) })
+    const results = await runPluginHook({ plugins, scope: m.scope, hook: 'resolveStack', now: NOW, firstResult: true, call: (hooks) => hooks.resolveStack?.({ scope: m.scope, now: NOW, stack: 's', release: null, services: testHookServices(), memo: new Map() }) })
     expect(calls).toEqual(['none', 'first'])
-    expect([...results]).toEqual([['none', null], ['first', 'resolved by first']])
+    expect([...results]).toEqual([['none', null], ['first', { stack: 'resolved by first', sources: new Map() }]])
   })
 
   it('skips planned plugins and plugins without the hook, and costs no query when none has it', async () => {

@@ -1,3 +1,4 @@
+import type { Statement } from '../../../drivers/driver.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { DEFAULT_BATCH_LIMITS, preparePayloads, type BatchLimits, type BatchPayload } from './batch-payload.ts'
 import type { EventRecord } from './event-record.ts'
@@ -17,6 +18,8 @@ export interface PersistOptions {
   readonly limits?: BatchLimits
   /** Called after each stored batch with the byte offset it covered (progress reporting). */
   readonly onBatch?: (coveredTo: number) => Promise<void> | void
+  /** Statements riding in the batch that moves the checkpoint to `upTo` (the access rollup, access-rollup.ts). */
+  readonly extra?: (upTo: number) => readonly Statement[]
 }
 
 /**
@@ -33,7 +36,7 @@ export async function persistPayloads(scope: AppScope, payloads: readonly BatchP
   if (payloads.length === 0) {
     if (options.checkpoint) {
       const empty: BatchPayload = { records: [], eventsJson: [], groupsJson: [], samplesJson: [], fingerprintsJson: '[]', firstByte: 0, lastByte: 0 }
-      await scope.db.batch(persistStatements(scope, empty, options))
+      await scope.db.batch([...persistStatements(scope, empty, options), ...(options.extra?.(options.checkpoint.nextOffset) ?? [])])
       await options.onBatch?.(options.checkpoint.nextOffset)
     }
     return 0
@@ -44,7 +47,7 @@ export async function persistPayloads(scope: AppScope, payloads: readonly BatchP
     // A batch ends where the next batch holding events starts; the last one (and a samples-only one) at the checkpoint given.
     const next = payloads.slice(i + 1).find((p) => p.records.length > 0)
     const checkpoint = options.checkpoint && (next ? { nextOffset: next.records[0]!.byteStart, insideEvent: false } : options.checkpoint)
-    await scope.db.batch(persistStatements(scope, payload, { ...options, checkpoint }))
+    await scope.db.batch([...persistStatements(scope, payload, { ...options, checkpoint }), ...((checkpoint && options.extra?.(checkpoint.nextOffset)) || [])])
     coveredTo = checkpoint ? checkpoint.nextOffset : (payload.records.at(-1)?.byteEnd ?? coveredTo)
     await options.onBatch?.(coveredTo)
   }

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.ts'
-import type { ImportMessage } from '../../jobs/job-message.ts'
+import type { JobMessage } from '../../jobs/job-message.ts'
 import type { JobQueue } from '../../jobs/job-queue.ts'
 import { consumeImportQueue } from '../../jobs/queue-consumer.ts'
 import { logFailure } from '../../log-failure.ts'
@@ -14,7 +14,7 @@ const MAX_RETRIES = 5
  * picked up again by the scheduled maintenance, which resumes interrupted imports (docs/ingestion.md).
  */
 export function inProcessJobQueue(depsForJob: () => Deps): JobQueue {
-  function schedule(message: ImportMessage, delaySeconds: number, attempt: number): void {
+  function schedule(message: JobMessage, delaySeconds: number, attempt: number): void {
     setTimeout(() => {
       let retryDelay: number | null = null
       const received = {
@@ -28,7 +28,7 @@ export function inProcessJobQueue(depsForJob: () => Deps): JobQueue {
         .then(() => {
           if (retryDelay !== null && attempt < MAX_RETRIES) schedule(message, retryDelay, attempt + 1)
         })
-        .catch((error) => logFailure(`in-process import job ${message.app}#${message.job} failed`, error))
+        .catch((error) => logFailure(`in-process job ${JSON.stringify(message)} failed`, error))
     }, delaySeconds * 1000)
   }
 

@@ -1,19 +1,18 @@
 import { INGEST_MESSAGES, type IngestResult } from '../../../shared/schemas/ingest.ts'
-import { namedBatch } from '../../../drivers/named-batch.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { NotFoundError, RateLimitedError, UnauthorizedError } from '../../errors.ts'
 import { PLUGIN_MESSAGES } from '../../../shared/schemas/plugin.ts'
 import type { Plugin } from '../plugin.ts'
-import { decodePluginSettings, isPluginEnabled, readPluginSettings } from '../plugin-settings.ts'
 import type { SecretBox } from '../../security/secret-box.ts'
 import { secretsEqual } from '../../security/secrets-equal.ts'
-import { appSettings, settingValue } from '../../settings/app-settings.ts'
-import { toTimestamp } from '../../time.ts'
+import { utf8Length } from '../../digest/utf8.ts'
 import type { INGEST_SECTION } from './ingest-config.ts'
 import type { IngestEvent } from './ingest-event.ts'
-import { INGEST_KEY_SETTING, openIngestKey } from './ingest-key.ts'
-import { countRateEvents, rateAllowance, rateWindow, readRateCounters, type RateCap } from './rate-limit.ts'
-import { stageStatements } from './staged-events.ts'
+import { committerFor } from './ingest-commit.ts'
+import { viewCounters, viewCovers, type GateView } from './ingest-gate.ts'
+import { openIngestKey } from './ingest-key.ts'
+import { rateAllowance, rateWindow, withReserved, type RateCap } from './rate-limit.ts'
+import { stagedRow } from './staged-events.ts'
 
 /** Where an intake came from: `http` (`?api=ingest`) or `sentry` (the Sentry endpoints). */
 export type IngestVia = 'http' | 'sentry'
@@ -30,6 +29,10 @@ export interface AcceptRequest {
   readonly clientIp: string | null
   readonly via: IngestVia
   readonly now: Date
+  /** The isolate's application registry: accepted requests of one isolate are committed together. */
+  readonly isolate: object
+  /** The request's `waitUntil`: a commit it leads outlives a client that hangs up. */
+  readonly waitUntil: (promise: Promise<unknown>) => void
   /** Reads the events once the key is known good (so nobody without the key costs a parse). */
   readonly readEvents: () => IngestEvent[]
   /** Builds the 429 for this intake (HTTP ingest's body fields, Sentry's headers). */
@@ -37,35 +40,63 @@ export interface AcceptRequest {
 }
 
 /**
- * Accepts a batch of events (reference §4.3): the plugin's switch, the key and the rate counters are read in
- * one round trip (a disabled plugin is a 404), the
- * key is checked in constant time (never minted here: until someone opened the ingest settings every push is
- * refused), the events are read, the allowance is taken from the sliding window — the batch's last events
- * over it are dropped, and nothing allowed is a 429 — and the accepted events are staged together with
- * their count against the window in one atomic batch. Two round trips; the digest stores them later.
+ * Accepts a batch of events (reference §4.3). The plugin's switch, the sealed key and the rate counters come
+ * from the isolate's gate view (ingest-gate.ts) — read in one round trip when it is missing or older than a
+ * second, and otherwise kept fresh by every commit; a request the view would refuse is judged again on a
+ * fresh read. The key is checked in constant time (never minted here: until someone opened the ingest
+ * settings every push is refused), the events are read, the allowance is taken from the sliding window —
+ * the batch's last events over it are dropped, and nothing allowed is a 429 — and the accepted events join
+ * the next group commit (ingest-commit.ts): one atomic batch for every request waiting, which stages them only
+ * while the key and the switch are what this request was checked against. Under load that is one round trip
+ * shared by the requests in flight; the digest stores the events later.
  */
 export async function acceptEvents(request: AcceptRequest): Promise<IngestResult> {
   const { scope, settings, now } = request
   const window = rateWindow(now, settings.rate_window_seconds)
   const caps: RateCap[] = [{ scope: 'app', max: settings.rate_max_events }]
   if (settings.rate_max_events_per_ip > 0 && request.clientIp) caps.push({ scope: `ip:${request.clientIp.slice(0, 57)}`, max: settings.rate_max_events_per_ip })
-  const { switches, stored, counters } = await namedBatch(
-    scope.db,
-    { switches: readPluginSettings(scope, [request.plugin]), stored: appSettings.read(scope, INGEST_KEY_SETTING), counters: readRateCounters(scope, caps, window) },
-    { mode: 'read' },
-  )
-  if (!isPluginEnabled(request.plugin, decodePluginSettings([request.plugin], switches.rows))) throw new NotFoundError(PLUGIN_MESSAGES.disabled)
-  const sealed = settingValue(stored.rows)
-  const key = sealed === null ? null : await openIngestKey(scope, request.secrets, sealed)
-  if (key === null || request.presentedKey === null || !(await secretsEqual(request.presentedKey, key))) throw new UnauthorizedError(INGEST_MESSAGES.keyRequired)
+  const committer = committerFor(request.isolate, scope)
+  const fresh = () => committer.refresh(scope, request.plugin, caps, window)
+  const cached = committer.view
+  let view = viewCovers(cached, caps, window, now.getTime()) ? cached : await fresh()
+  let sealed = await admitted(request, view)
+  if (sealed === null && view === cached) sealed = await admitted(request, (view = await fresh()))
+  if (sealed === null) throw refusal(view)
 
   const events = request.readEvents()
   // A Sentry envelope of sessions or client reports only: authenticated, nothing to count or store.
   if (events.length === 0) return { accepted: 0, received: 0, dropped: 0 }
-  const accepted = Math.min(events.length, rateAllowance(counters.rows, caps, window))
+  const allowance = (from: GateView) => rateAllowance(withReserved(viewCounters(from, caps), committer.reserved, window), caps, window)
+  let accepted = Math.min(events.length, allowance(view))
+  if (accepted === 0 && view === cached) accepted = Math.min(events.length, allowance((view = await fresh())))
   if (accepted === 0) {
     throw request.rateLimited?.(window.retryAfter) ?? new RateLimitedError(INGEST_MESSAGES.rateLimited, window.retryAfter, { body: { rate_limited: true, retry_after: window.retryAfter } })
   }
-  await namedBatch(scope.db, { stage: stageStatements(scope, events.slice(0, accepted), request.via, toTimestamp(now)), count: countRateEvents(scope, caps, window, accepted) })
+  const rows = events.slice(0, accepted).map((event) => stagedRow(event, request.via))
+  const outcome = await committer.stage({
+    scope,
+    plugin: request.plugin,
+    rows,
+    bytes: rows.reduce((sum, row) => sum + utf8Length(row), 0),
+    caps,
+    window,
+    sealed,
+    windowSeconds: settings.rate_window_seconds,
+  }, request.waitUntil)
+  // The switch or the key changed under the request: nothing of it was staged; answer as the new state says.
+  if (outcome === 'closed') throw refusal(committer.view!)
   return { accepted, received: events.length, dropped: events.length - accepted }
+}
+
+/** The sealed key the request's key opens against, when the plugin is on; null when it is refused. */
+async function admitted(request: AcceptRequest, view: GateView): Promise<string | null> {
+  if (!view.enabled || view.sealed === null || request.presentedKey === null) return null
+  const key = await openIngestKey(request.scope, request.secrets, view.sealed)
+  return (await secretsEqual(request.presentedKey, key)) ? view.sealed : null
+}
+
+/** 404 while the plugin is off, else 401 (the key is missing, wrong, or was just replaced). */
+function refusal(view: GateView): Error {
+  if (!view.enabled) return new NotFoundError(PLUGIN_MESSAGES.disabled)
+  return new UnauthorizedError(INGEST_MESSAGES.keyRequired)
 }

@@ -28,8 +28,8 @@ export class DigestScheduler {
     })
   }
 
-  schedule(appId: string, digest: () => Promise<DigestOutcome>, waitUntil: (promise: Promise<unknown>) => void): void {
-    this.runs.schedule(appId, async () => (await digest()).more, waitUntil)
+  schedule(appId: string, digest: (arrived: () => boolean) => Promise<DigestOutcome>, waitUntil: (promise: Promise<unknown>) => void): void {
+    this.runs.schedule(appId, async (arrived) => (await digest(arrived)).more, waitUntil)
   }
 }
 

@@ -21,14 +21,6 @@ export function rateWindow(now: Date, windowSeconds: number): RateWindow {
   return { bucket, elapsed: into / windowSeconds, retryAfter: Math.max(1, Math.ceil(windowSeconds - into)) }
 }
 
-/** Reads the current and previous buckets of every cap (rows `scope, bucket, count`). */
-export function readRateCounters(scope: AppScope, caps: readonly RateCap[], window: RateWindow): Statement {
-  return {
-    sql: `SELECT scope, bucket, count FROM ${scope.t.ingestRate} WHERE scope IN (${caps.map(() => '?').join(', ')}) AND bucket IN (?, ?)`,
-    args: [...caps.map((cap) => cap.scope), window.bucket, window.bucket - 1],
-  }
-}
-
 /**
  * How many more events the caps allow (reference §4.3): a sliding-window counter over fixed buckets —
  * usage = this bucket's count + the previous bucket's count × the part of the window still ahead — and the
@@ -44,18 +36,35 @@ export function rateAllowance(rows: readonly Record<string, unknown>[], caps: re
   return allowed
 }
 
+/** Events counted against one cap scope in one bucket. */
+export interface RateCount {
+  readonly scope: string
+  readonly bucket: number
+  readonly count: number
+}
+
 /**
- * Counts `events` against every cap, and forgets buckets older than the previous one, so the per-IP counters
- * hold only the IPs of the last two windows. Concurrent requests each add atomically; two that read the
- * counters at the same moment may together pass a cap by what they carried (at most one batch each).
+ * Adds each count to its counter in one upsert, and forgets buckets before `oldestKept` (the previous
+ * window's; null: not this time), so the per-IP counters hold only the IPs of the last two windows. Concurrent commits each add
+ * atomically; isolates that read the counters at the same moment may together pass a cap by what they
+ * carried (at most one commit each).
  */
-export function countRateEvents(scope: AppScope, caps: readonly RateCap[], window: RateWindow, events: number): Statement[] {
+export function countRateStatements(scope: AppScope, counts: readonly RateCount[], oldestKept: number | null): Statement[] {
   const d = scope.db.dialect
   const T = scope.t.ingestRate
-  const values = caps.map(() => '(?, ?, ?)').join(', ')
-  const args: SqlValue[] = caps.flatMap((cap) => [cap.scope, window.bucket, events])
-  return [
-    { sql: d.upsert(T, ['scope', 'bucket', 'count'], `VALUES ${values}`, ['scope', 'bucket'], { count: `${T}.count + ${d.incoming('count')}` }), args },
-    { sql: `DELETE FROM ${T} WHERE bucket < ?`, args: [window.bucket - 1] },
-  ]
+  const values = counts.map(() => '(?, ?, ?)').join(', ')
+  const args: SqlValue[] = counts.flatMap((count) => [count.scope, count.bucket, count.count])
+  const add: Statement = { sql: d.upsert(T, ['scope', 'bucket', 'count'], `VALUES ${values}`, ['scope', 'bucket'], { count: `${T}.count + ${d.incoming('count')}` }), args }
+  return oldestKept === null ? [add] : [add, { sql: `DELETE FROM ${T} WHERE bucket < ?`, args: [oldestKept] }]
+}
+
+/**
+ * Counter rows with `reserved` added to the current bucket: events let in and not yet committed count
+ * against the caps of the requests behind them.
+ */
+export function withReserved(rows: readonly Record<string, unknown>[], reserved: ReadonlyMap<string, number>, window: RateWindow): Record<string, unknown>[] {
+  if (reserved.size === 0) return [...rows]
+  const out = rows.map((row) => (Number(row.bucket) === window.bucket && reserved.has(String(row.scope)) ? { ...row, count: Number(row.count) + reserved.get(String(row.scope))! } : row))
+  for (const [scope, count] of reserved) if (!rows.some((row) => row.scope === scope && Number(row.bucket) === window.bucket)) out.push({ scope, bucket: window.bucket, count })
+  return out
 }

@@ -58,6 +58,8 @@ export function ingestRoute(plugin: () => Plugin): PluginRoute {
           clientIp: clientAddress(request.headers, settings.trust_forwarded_for),
           via: 'http',
           now,
+          isolate: deps.registry,
+          waitUntil: deps.waitUntil,
           readEvents: () => readIngestPayload(body, now),
         })
         scheduleDigest(deps, scope)

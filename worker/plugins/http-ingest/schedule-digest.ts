@@ -7,7 +7,7 @@ import { DIGEST_RUN_BUDGET_MS, digestSchedulerFor } from './digest-scheduler.ts'
 export function scheduleDigest(deps: Deps, scope: AppScope): void {
   digestSchedulerFor(deps.registry).schedule(
     scope.app.id,
-    () => digestIngested({ scope, plugins: deps.plugins, services: deps, now: deps.now, budgetMs: DIGEST_RUN_BUDGET_MS }),
+    (arrived) => digestIngested({ scope, plugins: deps.plugins, services: deps, now: deps.now, budgetMs: DIGEST_RUN_BUDGET_MS, arrived }),
     deps.waitUntil,
   )
 }

@@ -1,4 +1,5 @@
 import type { Statement } from '../../../drivers/driver.ts'
+import { Fragment } from '../../../drivers/sql.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { utf8Length } from '../../digest/utf8.ts'
 import { toTimestamp } from '../../time.ts'
@@ -18,31 +19,35 @@ export interface StagedEvent {
  */
 const MAX_PARAMETER_BYTES = 700_000
 
+/** One event as `stageStatements` inserts it: a JSON record, serialised by the request that accepted it. */
+export function stagedRow(event: IngestEvent, via: IngestVia): string {
+  return JSON.stringify({ eid: event.eventId, payload: JSON.stringify({ via, event }) })
+}
+
 /**
- * Inserts accepted events as pending rows. The same Sentry `event_id` is inserted once (insert-ignore on its
- * unique index; digested rows keep theirs for `DIGESTED_RETENTION_MS`), so a resent event is stored once.
+ * Inserts accepted events (`stagedRow`s) as pending rows, only while `guard` holds (ingest-gate.ts
+ * `stillOpen`). The same Sentry `event_id` is inserted once (insert-ignore on its unique index; digested
+ * rows keep theirs for `DIGESTED_RETENTION_MS`), so a resent event is stored once.
  */
-export function stageStatements(scope: AppScope, events: readonly IngestEvent[], via: IngestVia, now: string): Statement[] {
+export function stageStatements(scope: AppScope, rows: readonly string[], now: string, guard: Fragment): Statement[] {
   const d = scope.db.dialect
-  const sql = d.insertIgnore(
-    scope.t.ingestEvents,
-    ['event_id', 'payload', 'received_at'],
-    `SELECT j.eid, j.payload, ${d.castText('?')} FROM ${d.jsonRecords({ eid: 'text', payload: 'text' }, 'j')} WHERE 1 = 1`,
-    ['event_id'],
-  )
+  const insert = (json: string) =>
+    new Fragment(
+      d.insertIgnore(scope.t.ingestEvents, ['event_id', 'payload', 'received_at'], `SELECT j.eid, j.payload, ${d.castText('?')} FROM ${d.jsonRecords({ eid: 'text', payload: 'text' }, 'j')} WHERE ${guard.sql}`, ['event_id']),
+      [now, json, ...guard.args],
+    )
   const statements: Statement[] = []
-  let rows: string[] = []
+  let chunk: string[] = []
   let bytes = 0
   const flush = () => {
-    if (rows.length > 0) statements.push({ sql, args: [now, `[${rows.join(',')}]`] })
-    rows = []
+    if (chunk.length > 0) statements.push(insert(`[${chunk.join(',')}]`))
+    chunk = []
     bytes = 0
   }
-  for (const event of events) {
-    const row = JSON.stringify({ eid: event.eventId, payload: JSON.stringify({ via, event }) })
+  for (const row of rows) {
     const size = utf8Length(row) + 1
     if (bytes + size > MAX_PARAMETER_BYTES) flush()
-    rows.push(row)
+    chunk.push(row)
     bytes += size
   }
   flush()

@@ -57,6 +57,8 @@ async function ingestSentry(request: ApiRequest, deps: Deps, kind: 'store' | 'en
     clientIp: clientAddress(request.headers, settings.trust_forwarded_for),
     via: 'sentry',
     now,
+    isolate: deps.registry,
+    waitUntil: deps.waitUntil,
     readEvents: () => raws.map((raw) => sentryToIngestEvent(raw, now)),
     rateLimited: (retryAfter) =>
       new RateLimitedError(SENTRY_MESSAGES.rateLimited, retryAfter, { headers: { 'x-sentry-rate-limits': `${retryAfter}::organization:rate_limit` } }),

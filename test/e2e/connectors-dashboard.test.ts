@@ -1,0 +1,86 @@
+/**
+ * Settings → Connectors in a real headless Chromium against `wrangler dev` (issue 15): add an http connector over
+ * a file on a real nginx, test the connection, preview the plan, confirm the sync and watch the run finish through
+ * the local Queue; a refused URL is shown inline. Screenshots land in test-results/.
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureDashboardBuilt } from '../../tools/build-dashboard.ts'
+import { startNginx, type NginxServer } from '../../tools/servers/nginx.ts'
+import { startWorker, type RunningWorker } from '../../tools/worker-process.ts'
+import { apiClient } from './helpers/api.ts'
+import { launchChromium, watchProblems } from './helpers/browser.ts'
+
+const SHOTS = join(new URL('../../', import.meta.url).pathname, 'test-results')
+
+let worker: RunningWorker
+let nginx: NginxServer
+let browser: Browser
+let context: BrowserContext
+let page: Page
+let problems: string[]
+let api: ReturnType<typeof apiClient>['call']
+
+const lines = (count: number, from = 0) =>
+  Array.from({ length: count }, (_, i) => `[2026-02-01 10:00:${String(from + i).padStart(2, '0')}] production.ERROR: Checkout ${from + i} failed\n`).join('')
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true })
+  await ensureDashboardBuilt()
+  nginx = await startNginx()
+  const config = { connectors: { allow_local_targets: true, timeout_ms: 5000 } }
+  ;[worker, browser] = await Promise.all([startWorker({ SERVICE_SECRET: 'connectors-dashboard-secret', SERVICE_CONFIG: JSON.stringify(config) }, 'connectors-dashboard'), launchChromium()])
+  api = apiClient(worker.url).call
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' })
+  page = await context.newPage()
+  problems = watchProblems(page)
+}, 120_000)
+
+afterAll(async () => {
+  await context?.close()
+  await browser?.close()
+  await worker?.stop()
+  await nginx?.close()
+})
+
+describe('Settings → Connectors', { timeout: 90_000 }, () => {
+  it('adds a connector, tests it, previews the plan, confirms the sync and shows the finished run', async () => {
+    const put = await fetch(`${nginx.url}/files/e2e/shop.log`, { method: 'PUT', body: lines(3) })
+    expect(put.status).toBe(201)
+    await page.goto(`${worker.url}/?view=settings&tab=connectors`)
+    const panel = page.getByTestId('connectors')
+    await panel.getByLabel('Name').fill('Bad')
+    await panel.getByLabel('Log file URLs').fill('ftp://files.example.com/app.log')
+    await panel.getByRole('button', { name: 'Add connector' }).click()
+    await expect.poll(() => panel.getByRole('alert').textContent()).toContain('An http connector needs 1–100 distinct http(s) log file URLs')
+
+    await panel.getByLabel('Name').fill('Shop web')
+    await panel.getByLabel('Log file URLs').fill(`${nginx.url}/files/e2e/shop.log`)
+    await panel.getByLabel('Authorization header (optional)').fill('Bearer e2e-token')
+    await panel.getByRole('button', { name: 'Add connector' }).click()
+    const item = panel.locator('[data-connector="Shop web"]')
+    await expect.poll(() => item.textContent()).toContain('headers: Authorization')
+    expect(await page.content()).not.toContain('e2e-token')
+
+    await item.getByRole('button', { name: 'Test connection' }).click()
+    await expect.poll(() => item.getByRole('status').textContent()).toBe('Connection succeeded; discovered 1 of 1 configured log file URL(s).')
+
+    await item.getByRole('button', { name: 'Preview sync' }).click()
+    const plan = item.getByTestId('connector-plan')
+    await expect.poll(() => plan.locator('tbody tr').first().textContent()).toContain('new')
+    expect(await plan.textContent()).toContain('1 of 1 file(s) to synchronize')
+    await page.screenshot({ path: join(SHOTS, 'connectors-preview.png'), fullPage: true })
+    await plan.getByRole('button', { name: 'Confirm sync' }).click()
+
+    const runs = page.getByTestId('connector-runs')
+    await expect.poll(() => runs.locator('tbody tr').first().textContent(), { timeout: 45_000 }).toContain('3 event(s) indexed')
+    expect(await runs.locator('tbody tr').first().textContent()).toContain('success')
+    await expect.poll(() => item.textContent()).toContain('last synchronized')
+    await page.screenshot({ path: join(SHOTS, 'connectors-settings.png'), fullPage: true })
+    const groups = (await api<{ items: { count: number }[] }>('groups')).items
+    expect(groups.reduce((sum, group) => sum + group.count, 0)).toBe(3)
+    expect(problems.filter((problem) => !problem.includes('status of 422'))).toEqual([])
+  })
+})
