@@ -41,7 +41,6 @@ describe('?api=plugins — the built-in catalog (reference §3.5, §4.1)', () =>
     [{ id: 'alerts', enabled: 1 }, 'enabled must be true or false.'],
     [{ id: 'nope', enabled: true }, 'Unknown plugin: nope.'],
     [{ id: 42, enabled: true }, 'Unknown plugin: 42.'],
-    [{ id: 'tracker', enabled: true }, 'The Issue tracker plugin is not available yet.'],
   ])('refuses %j with 422 "%s" and changes nothing', async (body, message) => {
     const response = await post('plugins', body, { query: { app } })
     expect(response.status).toBe(422)
@@ -90,7 +89,9 @@ const probe = definePlugin({
     },
   },
 })
-const worker = createApp({ plugins: pluginCatalog([probe]), runtime: cloudflareRuntime })
+/** Every built-in is active now; a planned plugin is listed and cannot be switched on (reference §3.5). */
+const upcoming = definePlugin({ id: 'upcoming', name: 'Upcoming', description: 'Listed before it is built.', category: 'Insights', status: 'planned', defaultEnabled: false })
+const worker = createApp({ plugins: pluginCatalog([upcoming, probe]), runtime: cloudflareRuntime })
 
 describe('a plugin: its routes, switch and hooks', () => {
   let app: string
@@ -117,6 +118,14 @@ describe('a plugin: its routes, switch and hooks', () => {
     // Another application keeps its own switch.
     const other = await createTestApp('probe-other')
     expect((await get('probe-echo', { query: { app: other }, worker })).status).toBe(404)
+  })
+
+  it('refuses to switch a planned plugin on, and allows switching it off', async () => {
+    const on = await post('plugins', { id: 'upcoming', enabled: true }, { query: { app }, worker })
+    expect([on.status, on.body]).toEqual([422, { error: 'The Upcoming plugin is not available yet.' }])
+    const off = await post('plugins', { id: 'upcoming', enabled: false }, { query: { app }, worker })
+    expect(off.status).toBe(200)
+    expect(off.body.data.find((plugin: { id: string }) => plugin.id === 'upcoming')).toMatchObject({ status: 'planned', enabled: false })
   })
 
   it('reads its own configuration section, whose bad values are health warnings', async () => {
