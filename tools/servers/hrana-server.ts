@@ -21,7 +21,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import {
-  connect, connection, describe, disconnect, execute, executeBatch, executeSequence, sqlId, type StreamState, type Version,
+  connect, connection, describe, disconnect, execute, executeBatch, executeSequence, sqlId, type Connection, type StreamState, type Version,
 } from './hrana-execute.ts'
 import { expectArray, expectObject, ProtocolError, StmtError } from './hrana-values.ts'
 
@@ -52,6 +52,8 @@ interface Stream extends StreamState {
   /** The baton the next pipeline must present; `undefined` while a pipeline runs (requests are sequential). */
   baton: string | undefined
   idleTimer: NodeJS.Timeout | undefined
+  /** Hands a connection the stream is done with back to the server's idle connections. */
+  readonly recycle: (conn: Connection) => void
 }
 
 /** An HTTP-level answer: JSON for object bodies, text/plain for strings (the client reads both). */
@@ -71,6 +73,8 @@ const EXPIRED_MEMORY_MS = 300_000
 /** sqld's `MAX_SQL_COUNT` and `MAX_STORED_SQL_SIZE` (bytes) for `store_sql`. */
 const MAX_STORED_SQLS = 50
 const MAX_STORED_SQL_BYTES = 5_000
+/** Connections kept open for the next streams (hrana-server.ts `recycle`). */
+const MAX_IDLE_CONNECTIONS = 16
 
 /** Starts the server; resolves once it listens. */
 export async function startHranaServer(options: HranaServerOptions): Promise<RunningServer> {
@@ -82,13 +86,28 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Run
   // Held open for the server's lifetime so the WAL is not checkpointed and deleted each time a stream closes.
   const keeper = connect(databasePath)
   keeper.exec('PRAGMA journal_mode = WAL')
+  // Closed streams hand their connection back (rolled back) for the next stream, as sqld pools its connections:
+  // opening one parses the whole schema, and a test run's shared database holds hundreds of applications'
+  // tables — a fresh connection per request made the libsql leg CPU-bound in this process.
+  const idle: Connection[] = []
+  const open = (): Connection => idle.pop() ?? connect(databasePath)
+  const recycle = (conn: Connection): void => {
+    try {
+      if (conn.inTransaction) conn.exec('ROLLBACK')
+    } catch {
+      disconnect(conn)
+      return
+    }
+    if (idle.length < MAX_IDLE_CONNECTIONS) idle.push(conn)
+    else disconnect(conn)
+  }
   const streams = new Map<string, Stream>()
   const expired = new Map<string, NodeJS.Timeout>()
   const tokenDigest = options.authToken === undefined ? undefined : digest(options.authToken)
 
   const closeStream = (stream: Stream): void => {
     clearTimeout(stream.idleTimer)
-    if (stream.conn !== undefined) disconnect(stream.conn)
+    if (stream.conn !== undefined) recycle(stream.conn)
     stream.conn = undefined
     streams.delete(stream.id)
   }
@@ -128,7 +147,7 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Run
     if (typeof baton === 'string') {
       stream = acquire(baton)
     } else {
-      stream = { id: randomBytes(16).toString('hex'), conn: connect(databasePath), sqls: new Map(), databasePath, baton: undefined, idleTimer: undefined }
+      stream = { id: randomBytes(16).toString('hex'), conn: open(), sqls: new Map(), databasePath, baton: undefined, idleTimer: undefined, recycle }
       streams.set(stream.id, stream)
     }
     try {
@@ -165,6 +184,7 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Run
       for (const stream of [...streams.values()]) closeStream(stream)
       for (const timer of expired.values()) clearTimeout(timer)
       expired.clear()
+      for (const conn of idle.splice(0)) disconnect(conn)
       keeper.close()
       if (tempDir !== undefined) rmSync(tempDir, { recursive: true, force: true })
     },
@@ -232,7 +252,7 @@ async function handleRequest(stream: Stream, json: unknown, version: Version): P
         if (version < 3) throw new ProtocolError('The `get_autocommit` request is only supported in Hrana 3')
         return ok({ type, is_autocommit: !connection(stream).inTransaction })
       case 'close':
-        if (stream.conn !== undefined) disconnect(stream.conn)
+        if (stream.conn !== undefined) stream.recycle(stream.conn)
         stream.conn = undefined
         return ok({ type })
       default:

@@ -37,4 +37,7 @@ export function expectRoundTrips(response: { roundTrips: number }, expected: num
   expect(response.roundTrips).toBe(DRIVER === 'planetscale' ? planetscale : expected)
 }
 
+/** SERVICE_CONFIG with a 60 s database deadline, for tests of exactness under heavy concurrency (not of the deadline). */
+export const PATIENT_DATABASE = JSON.stringify({ database: { timeout_ms: 60_000 } })
+
 export { call, get, post }
