@@ -4,16 +4,11 @@
  * imported access log shown whole — the 2xx/3xx lines the default allow-list never stores included — and the
  * window switch. Screenshots land in test-results/.
  */
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureDashboardBuilt } from '../../tools/build-dashboard.ts'
-import { startWorker, type RunningWorker } from '../../tools/worker-process.ts'
-import { apiClient } from './helpers/api.ts'
-import { launchChromium, watchProblems } from './helpers/browser.ts'
+import { SHOTS, startDashboardSession, type DashboardSession } from './helpers/session.ts'
 
-const SHOTS = join(new URL('../../', import.meta.url).pathname, 'test-results')
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10)
 
@@ -34,29 +29,21 @@ const ACCESS_LOG = `${[
   ...Array(2).fill(line(20, 'GET /old', 200, 'curl/8.5.0')),
 ].join('\n')}\n`
 
-let worker: RunningWorker
-let browser: Browser
-let context: BrowserContext
+let session: DashboardSession
+let worker: DashboardSession['worker']
 let page: Page
 let problems: string[]
-let api: ReturnType<typeof apiClient>['call']
+let api: DashboardSession['api']
 
 const texts = (testId: string) => page.getByTestId(testId).locator('li').allInnerTexts()
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  await ensureDashboardBuilt()
-  ;[worker, browser] = await Promise.all([startWorker({}, 'access-dashboard'), launchChromium()])
-  api = apiClient(worker.url).call
-  context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, colorScheme: 'light' })
-  page = await context.newPage()
-  problems = watchProblems(page)
+  session = await startDashboardSession('access-dashboard', {}, { viewport: { width: 1280, height: 1000 }, colorScheme: 'light' })
+  ;({ worker, page, problems, api } = session)
 }, 120_000)
 
 afterAll(async () => {
-  await context?.close()
-  await browser?.close()
-  await worker?.stop()
+  await session?.close()
 })
 
 describe('Access analytics page', { timeout: 60_000 }, () => {

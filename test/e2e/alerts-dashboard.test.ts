@@ -3,44 +3,30 @@
  * that a real loopback receiver gets, add a rule, see an import's alert in the delivery log; an inline error
  * for a refused URL; the plugin-off state. Screenshots land in test-results/.
  */
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureDashboardBuilt } from '../../tools/build-dashboard.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../../tools/servers/webhook-receiver.ts'
-import { startWorker, type RunningWorker } from '../../tools/worker-process.ts'
-import { apiClient } from './helpers/api.ts'
-import { launchChromium, watchProblems } from './helpers/browser.ts'
+import { SHOTS, startDashboardSession, type DashboardSession } from './helpers/session.ts'
 
-const SHOTS = join(new URL('../../', import.meta.url).pathname, 'test-results')
-
-let worker: RunningWorker
+let session: DashboardSession
+let worker: DashboardSession['worker']
 let receiver: WebhookReceiver
-let browser: Browser
-let context: BrowserContext
 let page: Page
 let problems: string[]
-let api: ReturnType<typeof apiClient>['call']
+let api: DashboardSession['api']
 
 const received = async (name: string) => (await (await fetch(`${receiver.url}/captured/${name}`)).json()) as { body: string }[]
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  await ensureDashboardBuilt()
   receiver = await startWebhookReceiver()
   const config = { alerts: { allow_local_targets: true, timeout_ms: 2000, retry_backoff_ms: 10 } }
-  ;[worker, browser] = await Promise.all([startWorker({ SERVICE_SECRET: 'alerts-dashboard-secret', SERVICE_CONFIG: JSON.stringify(config) }, 'alerts-dashboard'), launchChromium()])
-  api = apiClient(worker.url).call
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' })
-  page = await context.newPage()
-  problems = watchProblems(page)
+  session = await startDashboardSession('alerts-dashboard', { SERVICE_SECRET: 'alerts-dashboard-secret', SERVICE_CONFIG: JSON.stringify(config) }, { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' })
+  ;({ worker, page, problems, api } = session)
 }, 120_000)
 
 afterAll(async () => {
-  await context?.close()
-  await browser?.close()
-  await worker?.stop()
+  await session?.close()
   await receiver?.close()
 })
 

@@ -3,45 +3,31 @@
  * a file on a real nginx, test the connection, preview the plan, confirm the sync and watch the run finish through
  * the local Queue; a refused URL is shown inline. Screenshots land in test-results/.
  */
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureDashboardBuilt } from '../../tools/build-dashboard.ts'
 import { startNginx, type NginxServer } from '../../tools/servers/nginx.ts'
-import { startWorker, type RunningWorker } from '../../tools/worker-process.ts'
-import { apiClient } from './helpers/api.ts'
-import { launchChromium, watchProblems } from './helpers/browser.ts'
+import { SHOTS, startDashboardSession, type DashboardSession } from './helpers/session.ts'
 
-const SHOTS = join(new URL('../../', import.meta.url).pathname, 'test-results')
-
-let worker: RunningWorker
+let session: DashboardSession
+let worker: DashboardSession['worker']
 let nginx: NginxServer
-let browser: Browser
-let context: BrowserContext
 let page: Page
 let problems: string[]
-let api: ReturnType<typeof apiClient>['call']
+let api: DashboardSession['api']
 
 const lines = (count: number, from = 0) =>
   Array.from({ length: count }, (_, i) => `[2026-02-01 10:00:${String(from + i).padStart(2, '0')}] production.ERROR: Checkout ${from + i} failed\n`).join('')
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  await ensureDashboardBuilt()
   nginx = await startNginx()
   const config = { connectors: { allow_local_targets: true, timeout_ms: 5000 } }
-  ;[worker, browser] = await Promise.all([startWorker({ SERVICE_SECRET: 'connectors-dashboard-secret', SERVICE_CONFIG: JSON.stringify(config) }, 'connectors-dashboard'), launchChromium()])
-  api = apiClient(worker.url).call
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' })
-  page = await context.newPage()
-  problems = watchProblems(page)
+  session = await startDashboardSession('connectors-dashboard', { SERVICE_SECRET: 'connectors-dashboard-secret', SERVICE_CONFIG: JSON.stringify(config) }, { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' })
+  ;({ worker, page, problems, api } = session)
 }, 120_000)
 
 afterAll(async () => {
-  await context?.close()
-  await browser?.close()
-  await worker?.stop()
+  await session?.close()
   await nginx?.close()
 })
 

@@ -3,23 +3,16 @@
  * overview's trend chart, Settings → Releases (releases with new and regressed issues, "Record deploy" with its
  * inline error, the code-host template, maps), and the inspector's releases with "View source".
  */
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureDashboardBuilt } from '../../tools/build-dashboard.ts'
-import { startWorker, type RunningWorker } from '../../tools/worker-process.ts'
-import { apiClient } from './helpers/api.ts'
-import { launchChromium, watchProblems } from './helpers/browser.ts'
+import { SHOTS, startDashboardSession, type DashboardSession } from './helpers/session.ts'
 
-const SHOTS = join(new URL('../../', import.meta.url).pathname, 'test-results')
-
-let worker: RunningWorker
-let browser: Browser
-let context: BrowserContext
+let session: DashboardSession
+let worker: DashboardSession['worker']
 let page: Page
 let problems: string[]
-let api: ReturnType<typeof apiClient>['call']
+let api: DashboardSession['api']
 let issueId: number
 
 const today = new Date().toISOString().slice(0, 10)
@@ -36,10 +29,8 @@ async function waitForIssue(count: number): Promise<{ id: number; status: string
 }
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  await ensureDashboardBuilt()
-  ;[worker, browser] = await Promise.all([startWorker({ SERVICE_SECRET: 'releases-dashboard-secret' }, 'releases-dashboard'), launchChromium()])
-  api = apiClient(worker.url).call
+  session = await startDashboardSession('releases-dashboard', { SERVICE_SECRET: 'releases-dashboard-secret' }, { viewport: { width: 1280, height: 900 } })
+  ;({ worker, page, problems, api } = session)
   for (const id of ['http_ingest', 'releases']) await api('plugins', { body: { id, enabled: true } })
   const { key } = await api<{ key: string }>('ingest-settings')
   await api('ingest', { query: { key }, body: { events: [event('shop@1.0.0', `${today}T08:00:00Z`)] } })
@@ -50,15 +41,10 @@ beforeAll(async () => {
   await api('deploys', { body: { version: 'shop@2.0.0', ref: 'a1b2c3' } })
   await api('source-maps', { body: { release: 'shop@2.0.0', file: 'app-3f9a.js', map: { version: 3, sources: ['src/basket.ts'], names: [], mappings: 'AAAA' } } })
   await api('release-settings', { method: 'PUT', body: { repo_url_template: 'https://github.com/acme/shop/blob/{ref}/{path}#L{line}', default_ref: 'a1b2c3' } })
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-  page = await context.newPage()
-  problems = watchProblems(page)
 }, 120_000)
 
 afterAll(async () => {
-  await context?.close()
-  await browser?.close()
-  await worker?.stop()
+  await session?.close()
 })
 
 describe('release tracking in the dashboard', { timeout: 60_000 }, () => {

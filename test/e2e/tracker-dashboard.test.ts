@@ -4,25 +4,18 @@
  * first), test the connection, sync, then create a Linear issue from a Loupe issue and see its link and state.
  * Screenshots land in test-results/.
  */
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureDashboardBuilt } from '../../tools/build-dashboard.ts'
 import { startLinearServer, type LinearServer } from '../../tools/servers/linear-server.ts'
-import { startWorker, type RunningWorker } from '../../tools/worker-process.ts'
-import { apiClient } from './helpers/api.ts'
-import { launchChromium, watchProblems } from './helpers/browser.ts'
+import { SHOTS, startDashboardSession, type DashboardSession } from './helpers/session.ts'
 
-const SHOTS = join(new URL('../../', import.meta.url).pathname, 'test-results')
-
-let worker: RunningWorker
+let session: DashboardSession
+let worker: DashboardSession['worker']
 let linear: LinearServer
-let browser: Browser
-let context: BrowserContext
 let page: Page
 let problems: string[]
-let api: ReturnType<typeof apiClient>['call']
+let api: DashboardSession['api']
 let key: string
 
 async function control(path: string, body?: unknown): Promise<any> {
@@ -31,22 +24,15 @@ async function control(path: string, body?: unknown): Promise<any> {
 }
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  await ensureDashboardBuilt()
   linear = await startLinearServer()
   ;({ api_key: key } = await control('workspaces', { issues: [{ title: 'Checkout fails', priority: 1, state: 'started', labels: [{ name: 'loupe', color: '#eb5757' }] }] }))
   const config = { tracker: { linear_url: `${linear.url}/graphql`, allow_local_targets: true, timeout_ms: 5000 } }
-  ;[worker, browser] = await Promise.all([startWorker({ SERVICE_SECRET: 'tracker-dashboard-secret', SERVICE_CONFIG: JSON.stringify(config) }, 'tracker-dashboard'), launchChromium()])
-  api = apiClient(worker.url).call
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-  page = await context.newPage()
-  problems = watchProblems(page)
+  session = await startDashboardSession('tracker-dashboard', { SERVICE_SECRET: 'tracker-dashboard-secret', SERVICE_CONFIG: JSON.stringify(config) }, { viewport: { width: 1280, height: 900 } })
+  ;({ worker, page, problems, api } = session)
 }, 120_000)
 
 afterAll(async () => {
-  await context?.close()
-  await browser?.close()
-  await worker?.stop()
+  await session?.close()
   await linear?.close()
 })
 

@@ -1,8 +1,9 @@
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useRef } from 'preact/hooks'
 import type { AccessAnalytics } from '../../../shared/schemas/access-analytics.ts'
 import { cssColor } from '../lib/css-color.ts'
+import { useThemeTick } from '../state/use-theme-tick.ts'
 import { formatNumber } from '../lib/format.ts'
 
 const CHART_HEIGHT = 170
@@ -19,22 +20,12 @@ export function windowDays(days: number, today = new Date()): string[] {
  */
 export function AccessDayChart({ analytics }: { analytics: AccessAnalytics }) {
   const host = useRef<HTMLDivElement>(null)
-  const [themeTick, setThemeTick] = useState(0)
+  // Colours come from CSS variables, so the chart is drawn again when the theme changes.
+  const themeTick = useThemeTick()
   const byDay = new Map(analytics.by_day.map((row) => [row.day, row]))
   const days = windowDays(analytics.window_days)
   // Lines stamped in the future (clock skew) still show: the window's days, plus any later day with traffic.
   for (const row of analytics.by_day) if (row.day > days[days.length - 1]!) days.push(row.day)
-
-  useEffect(() => {
-    const media = window.matchMedia('(prefers-color-scheme: dark)')
-    const bump = () => setThemeTick((value) => value + 1)
-    media.addEventListener('change', bump)
-    window.addEventListener('loupe-theme', bump)
-    return () => {
-      media.removeEventListener('change', bump)
-      window.removeEventListener('loupe-theme', bump)
-    }
-  }, [])
 
   useEffect(() => {
     const element = host.current!

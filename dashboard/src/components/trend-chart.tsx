@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { formatNumber } from '../lib/format.ts'
 import type { TrendDays } from '../lib/trend-days.ts'
 import { cssColor } from '../lib/css-color.ts'
+import { useThemeTick } from '../state/use-theme-tick.ts'
 import type { DeployMarker } from '../../../shared/schemas/releases.ts'
 
 const CHART_HEIGHT = 150
@@ -18,21 +19,10 @@ export function TrendChart({ trend, markers = [], selected, onSelect }: { trend:
   const host = useRef<HTMLDivElement>(null)
   const plot = useRef<uPlot | null>(null)
   const [focusIndex, setFocusIndex] = useState<number | null>(null)
-  const [themeTick, setThemeTick] = useState(0)
+  // Colours come from CSS variables, so the chart is drawn again when the theme changes.
+  const themeTick = useThemeTick()
   const latest = useRef({ trend, selected, onSelect, markers })
   latest.current = { trend, selected, onSelect, markers }
-
-  // Colours come from CSS variables, so the chart is rebuilt when the theme changes.
-  useEffect(() => {
-    const media = window.matchMedia('(prefers-color-scheme: dark)')
-    const bump = () => setThemeTick((value) => value + 1)
-    media.addEventListener('change', bump)
-    window.addEventListener('loupe-theme', bump)
-    return () => {
-      media.removeEventListener('change', bump)
-      window.removeEventListener('loupe-theme', bump)
-    }
-  }, [])
 
   useEffect(() => {
     const element = host.current!
