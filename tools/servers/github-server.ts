@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
+import { readBody, sendJson as send, startLocalServer } from './local-http.ts'
 
 /**
  * A local stand-in for GitHub's REST API (https://api.github.com) for the tracker tests (issue 16): the calls
@@ -60,19 +60,7 @@ let ids = 1000
 
 export async function startGithubServer(): Promise<GithubServer> {
   const repos = new Map<string, Repo>()
-  const server = createServer((request, response) => {
-    handle(request, response, repos).catch((error: unknown) => send(response, 500, { message: String(error) }))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  return startLocalServer((request, response) => handle(request, response, repos), (error) => ({ message: String(error) }))
 }
 
 const DOCS = 'https://docs.github.com/rest'
@@ -250,18 +238,4 @@ function control(parts: string[], method: string, raw: string, response: ServerR
   }
   if (parts.length === 1 && method === 'GET') return send(response, 200, { issues: repo.issues })
   send(response, 404, { error: 'unknown control call' })
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    request.on('error', reject)
-  })
-}
-
-function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
-  response.end(JSON.stringify(body))
 }

@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
+import { readBody, sendJson as send, startLocalServer } from './local-http.ts'
 
 /**
  * A local stand-in for Linear's GraphQL API (https://api.linear.app/graphql), for the tracker tests (issue 16).
@@ -73,21 +73,7 @@ const LIMIT = 1500
 
 export async function startLinearServer(): Promise<LinearServer> {
   const workspaces = new Map<string, Workspace>()
-  const server = createServer((request, response) => {
-    handle(request, response, workspaces).catch((error: unknown) => {
-      send(response, 500, { errors: [{ message: String(error) }] })
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  return startLocalServer((request, response) => handle(request, response, workspaces), (error) => ({ errors: [{ message: String(error) }] }))
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse, workspaces: Map<string, Workspace>): Promise<void> {
@@ -332,18 +318,4 @@ function upsertIssue(w: Workspace, seed: IssueSeed): Issue {
   }
   w.issues.push(issue)
   return issue
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    request.on('error', reject)
-  })
-}
-
-function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
-  response.end(JSON.stringify(body))
 }

@@ -19,27 +19,7 @@ export const MAX_S3_FILES = 10_000
  */
 export const S3_CONNECTOR: ConnectorTypeDefinition = {
   type: 's3',
-  parseConfig(value, allowLocalTargets) {
-    if (!isObject(value)) throw new InvalidInputError(CONNECTOR_MESSAGES.config)
-    const { endpoint, region, bucket, prefix, path_style: pathStyle } = value
-    let url: URL
-    try {
-      url = new URL(String(endpoint ?? '').trim())
-    } catch {
-      throw new InvalidInputError(CONNECTOR_MESSAGES.s3Config)
-    }
-    const regionText = region === undefined || region === null || region === '' ? 'auto' : region
-    const valid =
-      ['http:', 'https:'].includes(url.protocol) && !url.username && !url.password && (url.pathname === '/' || url.pathname === '') && !url.search &&
-      typeof regionText === 'string' && /^[a-z0-9-]{1,40}$/.test(regionText) &&
-      typeof bucket === 'string' && /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) &&
-      (prefix === undefined || prefix === null || (typeof prefix === 'string' && prefix.length <= CONNECTOR_LIMITS.pathMax - 100 && !/[\0\r\n]/.test(prefix))) &&
-      (pathStyle === undefined || typeof pathStyle === 'boolean')
-    if (!valid) throw new InvalidInputError(CONNECTOR_MESSAGES.s3Config)
-    const refusal = outboundRefusal(url, { allowLocalTargets })
-    if (refusal) throw new InvalidInputError(`Connector URL rejected: ${refusal}.`)
-    return { endpoint: url.origin, region: regionText, bucket, prefix: typeof prefix === 'string' ? prefix : '', path_style: pathStyle !== false }
-  },
+  parseConfig: (value, allowLocalTargets) => ({ ...parseS3Config(value, allowLocalTargets) }),
   parseCredentials(value) {
     if (!isObject(value)) throw new InvalidInputError(CONNECTOR_MESSAGES.s3Credentials)
     const { access_key_id: id, secret_access_key: secret, ...rest } = value
@@ -54,11 +34,36 @@ export const S3_CONNECTOR: ConnectorTypeDefinition = {
   },
   open(config, credentials, policy) {
     if (typeof credentials?.access_key_id !== 'string' || typeof credentials.secret_access_key !== 'string') throw new OperationalError(CONNECTOR_MESSAGES.s3Credentials)
-    return new S3Source(config as unknown as S3Config, credentials as { access_key_id: string; secret_access_key: string }, policy)
+    // The stored config was normalised by parseS3Config when saved; decoding it again types it (the outbound
+    // policy is enforced on every request by outboundFetch, so the local-target check is not repeated here).
+    return new S3Source(parseS3Config(config, true), { access_key_id: credentials.access_key_id, secret_access_key: credentials.secret_access_key }, policy)
   },
   testMessage(files) {
     return `Connection succeeded; discovered ${files.length} log file(s) in the bucket.`
   },
+}
+
+/** Validates and normalises an `s3` connector's config (issue 15). */
+function parseS3Config(value: unknown, allowLocalTargets: boolean): S3Config {
+  if (!isObject(value)) throw new InvalidInputError(CONNECTOR_MESSAGES.config)
+  const { endpoint, region, bucket, prefix, path_style: pathStyle } = value
+  let url: URL
+  try {
+    url = new URL(String(endpoint ?? '').trim())
+  } catch {
+    throw new InvalidInputError(CONNECTOR_MESSAGES.s3Config)
+  }
+  const regionText = region === undefined || region === null || region === '' ? 'auto' : region
+  const valid =
+    ['http:', 'https:'].includes(url.protocol) && !url.username && !url.password && (url.pathname === '/' || url.pathname === '') && !url.search &&
+    typeof regionText === 'string' && /^[a-z0-9-]{1,40}$/.test(regionText) &&
+    typeof bucket === 'string' && /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) &&
+    (prefix === undefined || prefix === null || (typeof prefix === 'string' && prefix.length <= CONNECTOR_LIMITS.pathMax - 100 && !/[\0\r\n]/.test(prefix))) &&
+    (pathStyle === undefined || typeof pathStyle === 'boolean')
+  if (!valid) throw new InvalidInputError(CONNECTOR_MESSAGES.s3Config)
+  const refusal = outboundRefusal(url, { allowLocalTargets })
+  if (refusal) throw new InvalidInputError(`Connector URL rejected: ${refusal}.`)
+  return { endpoint: url.origin, region: regionText, bucket, prefix: typeof prefix === 'string' ? prefix : '', path_style: pathStyle !== false }
 }
 
 interface S3Config {
