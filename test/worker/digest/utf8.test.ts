@@ -10,6 +10,19 @@ describe('utf8Length', () => {
       expect(utf8Length(text)).toBe(encoder.encode(text).length)
     },
   )
+
+  it('agrees with TextEncoder past the scratch-buffer size too, where it counts without encoding', () => {
+    // Two code paths: texts up to 2^18 units are encoded into a reused buffer, longer ones are counted.
+    for (const unit of ['a', 'é', '日', '🚀', '\uDC00']) {
+      for (const length of [(1 << 18) - 2, (1 << 18) + 7]) {
+        const text = unit.repeat(Math.ceil(length / unit.length)).slice(0, length)
+        expect(utf8Length(text)).toBe(encoder.encode(text).length)
+      }
+    }
+    // The buffer grows for a long text and still measures a short one right afterwards.
+    expect(utf8Length('x'.repeat(200_000) + '日')).toBe(200_003)
+    expect(utf8Length('日')).toBe(3)
+  })
 })
 
 describe('truncateUtf8', () => {
