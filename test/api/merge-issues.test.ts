@@ -1,5 +1,8 @@
+import { createExecutionContext, env as baseEnv, waitOnExecutionContext } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { call, createTestApp, get, post, type ApiCall } from './helpers/api.ts'
+import worker from '../../worker/index.ts'
+import type { CloudflareEnv as Env } from '../../worker/platform/cloudflare/cloudflare-env.ts'
+import { ORIGIN, call, createTestApp, get, post, type ApiCall } from './helpers/api.ts'
 import { createIssue, expectRoundTrips, tagsOf } from './helpers/fixtures.ts'
 import { appDatabase, upload, type AppDatabase } from './ingestion-helpers.ts'
 
@@ -7,7 +10,7 @@ import { appDatabase, upload, type AppDatabase } from './ingestion-helpers.ts'
  * `POST ?api=merge-issues` (issue 17 item 8): validation (422/404, nothing written), everything keyed by issue
  * id moved in one batch (occurrences, history, tags, per-day counts, sources, releases, tracker link), daily
  * totals unchanged, and the merged fingerprints grouping into the target afterwards — for HTTP ingest and for
- * file imports, through a chain of merges and a reindex-style emptying of the target.
+ * file imports and Sentry ingest, through a chain of merges and a reindex.
  */
 const SECRET = { SERVICE_SECRET: 'test-secret-for-merge-issues' }
 
@@ -141,6 +144,9 @@ describe('POST ?api=merge-issues', () => {
     expect((await ingest([{ message: 'Delta failure', occurred_at: '2026-05-07T10:00:00Z' }])).status).toBe(202)
     const [delta] = await issueByTitle('Delta failure')
     expect(await merge({ target: delta.id, ids: [alpha.id] })).toMatchObject({ status: 200, body: { target: delta.id, merged: [alpha.id], count: 8 } })
+    // Delta had no first release nor tracker link of its own: Alpha's move on.
+    expect(await db.rows(`SELECT first_release FROM ${db.t.groupReleases} WHERE group_id = ?`, [delta.id])).toEqual([{ first_release: '1.0' }])
+    expect(await db.value(`SELECT group_id FROM ${db.t.trackerLinks} WHERE external_id = 'lin-1'`)).toBe(delta.id)
     const targets = await db.rows<{ target_fingerprint: string }>(`SELECT DISTINCT target_fingerprint FROM ${db.t.issueAliases}`)
     expect(targets).toEqual([{ target_fingerprint: delta.fingerprint }])
     expect(await db.value(`SELECT COUNT(*) FROM ${db.t.issueAliases}`)).toBe(3)
@@ -178,5 +184,25 @@ describe('POST ?api=merge-issues', () => {
     expect((await ingest([{ message: 'Epsilon failure', occurred_at: '2026-07-02T00:00:00Z' }])).status).toBe(202)
     expect((await detail(manual.id)).body.data).toMatchObject({ count: 2, origin: 'manual', title: 'Umbrella issue' })
     expect(await issueByTitle('Epsilon failure')).toEqual([])
+  })
+
+  it('groups a later Sentry event of a merged fingerprint into the target', async () => {
+    const settings = (await get('ingest-settings', { query: { app }, env })).body
+    const project = new URL(settings.dsn).pathname.slice(1)
+    const store = async (message: string) => {
+      const ctx = createExecutionContext()
+      const request = new Request(`${ORIGIN}/api/${project}/store/?sentry_key=${key}`, { method: 'POST', body: JSON.stringify({ message, level: 'error', logger: 'jobs' }) })
+      const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...baseEnv, ...SECRET } as Env, ctx)
+      await waitOnExecutionContext(ctx)
+      expect(response.status).toBe(200)
+    }
+    await store('Sentry zeta failure')
+    await store('Sentry eta failure')
+    const [zeta] = await issueByTitle('Sentry zeta failure')
+    const [eta] = await issueByTitle('Sentry eta failure')
+    expect(await merge({ target: zeta.id, ids: [eta.id] })).toMatchObject({ status: 200, body: { count: 2 } })
+    await store('Sentry eta failure')
+    expect(await issueByTitle('Sentry eta failure')).toEqual([])
+    expect((await detail(zeta.id)).body.data.count).toBe(3)
   })
 })
