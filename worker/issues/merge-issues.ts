@@ -9,7 +9,7 @@ import type { Actor } from '../actor.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError, NotFoundError } from '../errors.ts'
 
-/** What the merge reads of each issue before writing: existence, fingerprint, range, the one-per-issue rows. */
+/** What the merge reads of each issue before writing: existence, time range, assignment, which one-per-issue rows it has. */
 const ISSUE_SHAPE = {
   id: 'number',
   first_seen: 'string',
@@ -28,7 +28,7 @@ export function mergeNote(ids: readonly number[]): string {
 /**
  * `POST ?api=merge-issues` (issue 17 item 8): folds issues into a target. Two round trips whatever the number
  * of issues (ids travel as one JSON parameter): one read checks that every issue exists and picks the
- * one-per-issue rows, then ONE atomic batch (on PlanetScale one transaction, 14 statements) moves everything
+ * one-per-issue rows, then ONE atomic batch (on PlanetScale one transaction of 13–15 statements) moves everything
  * keyed by issue id and deletes the merged issues:
  * - occurrences, status history (plus one note row on the target), tags (union; an existing assignment of
  *   the target wins, else `manual` beats other sources), `group_days` (summed), `group_sources`,
@@ -57,6 +57,7 @@ export async function mergeIssues(scope: AppScope, input: MergeIssuesInput, acto
   if (missing !== undefined) throw new NotFoundError(`Issue ${missing} does not exist in this application.`)
   const into = found.get(target)!
   const merged = ids.map((id) => found.get(id)!).sort((a, b) => a.id - b.id)
+  // From the read, not a subquery: MySQL cannot UPDATE error_groups from a SELECT of error_groups (error 1093).
   const firstSeen = [into, ...merged].map((row) => row.first_seen).reduce((a, b) => (b < a ? b : a))
   const lastSeen = [into, ...merged].map((row) => row.last_seen).reduce((a, b) => (b > a ? b : a))
   const releaseFrom = into.released > 0 ? undefined : merged.find((row) => row.released > 0)
