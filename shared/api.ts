@@ -143,6 +143,15 @@ export type BulkResult =
   | { readonly action: 'status'; readonly status: IssueStatus; readonly note: string | null; readonly updated: number; readonly ids: number[] }
   | { readonly action: 'add_tag' | 'remove_tag'; readonly tag_id: number; readonly updated: number; readonly ids: number[] }
 
+/** `POST ?api=merge-issues`: the target after the merge and the ids merged into it (and deleted). */
+export interface MergeResult {
+  readonly target: number
+  readonly merged: number[]
+  readonly count: number
+  readonly first_seen: string
+  readonly last_seen: string
+}
+
 /** `POST ?api=assign-issue`. */
 export interface Assignment {
   readonly id: number

@@ -139,3 +139,21 @@ export const BulkIssuesInputSchema = type({
   tag_id: define<unknown>('tag_id', () => true),
 })
 export type BulkIssuesInput = Infer<typeof BulkIssuesInputSchema>
+
+/** Most issues one `merge-issues` call folds into its target (the bulk bar's largest page, as `bulk-issues`). */
+export const MAX_MERGE_IDS = 200
+
+export const MERGE_MESSAGES = {
+  target: 'target must be a positive integer issue id.',
+  idsArray: 'ids must be an array.',
+  idsInteger: 'ids must contain positive integer issue ids.',
+  idsCount: `Select between 1 and ${MAX_MERGE_IDS} issues to merge into the target.`,
+  targetInIds: 'The target issue cannot be merged into itself.',
+} as const
+
+/** Body of `POST ?api=merge-issues`: `{target, ids}` (issue 17 item 8). The ids' rules are checked by the domain. */
+export const MergeIssuesInputSchema = type({
+  target: positiveId(MERGE_MESSAGES.target),
+  ids: define<unknown[]>('ids', (value) => (Array.isArray(value) ? true : MERGE_MESSAGES.idsArray)),
+})
+export type MergeIssuesInput = Infer<typeof MergeIssuesInputSchema>

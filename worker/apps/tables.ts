@@ -51,6 +51,8 @@ export interface Tables {
   readonly connectors: string
   readonly sourceStreams: string
   readonly connectorRuns: string
+  /** Merged issues (migration 0015): each merged fingerprint and the fingerprint of the issue it groups into now. */
+  readonly issueAliases: string
 }
 
 const cache = new Map<string, Tables>()
@@ -102,6 +104,7 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       connectors: q('connectors'),
       sourceStreams: q('source_streams'),
       connectorRuns: q('connector_runs'),
+      issueAliases: q('issue_aliases'),
     }
     cache.set(key, tables)
   }

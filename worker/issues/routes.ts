@@ -1,4 +1,4 @@
-import { AssignIssueInputSchema, BulkIssuesInputSchema, ISSUE_MESSAGES, IssueStatusInputSchema, ManualIssueInputSchema } from '../../shared/schemas/issue.ts'
+import { AssignIssueInputSchema, BulkIssuesInputSchema, ISSUE_MESSAGES, IssueStatusInputSchema, ManualIssueInputSchema, MergeIssuesInputSchema } from '../../shared/schemas/issue.ts'
 import { toPositiveInteger } from '../../shared/schemas/fields.ts'
 import type { ErrorDetail, GroupDetail, GroupsPage, IssuesPage } from '../../shared/api.ts'
 import { LOCAL_ACTOR } from '../actor.ts'
@@ -17,6 +17,7 @@ import { getIssueDetail, type IssueDetail } from './issue-detail.ts'
 import { readIssueSearch } from './issue-search.ts'
 import { changeIssueStatus, normalizeNote } from './issue-status.ts'
 import { searchIssues } from './list-issues.ts'
+import { mergeIssues } from './merge-issues.ts'
 
 /** The issue workflow endpoints (reference §3.1). */
 export function registerIssueRoutes(router: ApiRouter): void {
@@ -26,6 +27,7 @@ export function registerIssueRoutes(router: ApiRouter): void {
   route(router, '/group', { GET: (request, deps) => showIssue(request, deps, 'group', 500) }, [withApp])
   route(router, '/issue-status', { POST: updateIssueStatus }, [withApp])
   route(router, '/bulk-issues', { POST: bulkIssues }, [withApp])
+  route(router, '/merge-issues', { POST: merge }, [withApp])
   route(router, '/assign-issue', { POST: assign }, [withApp])
   route(router, '/assignable-users', { GET: (_request, deps) => json({ data: deps.config.assignableUsers }) }, [withApp])
 }
@@ -95,4 +97,9 @@ async function assign(request: ApiRequest, deps: Deps) {
   const raw = input.assigned_to_id
   const assignedToId = raw === undefined || raw === null || String(raw).trim() === '' ? null : String(raw).trim()
   return json(await assignIssue(scopeOf(request), { id: input.id, assignedToId }, deps.config.assignableUsers))
+}
+
+async function merge(request: ApiRequest, deps: Deps) {
+  const input = await readJson(request, MergeIssuesInputSchema, deps.config.maxBodyBytes)
+  return json(await mergeIssues(scopeOf(request), input, LOCAL_ACTOR, toTimestamp(deps.now())))
 }

@@ -13,6 +13,7 @@ import type { TrackerIssueView, TrackerSettingsInput, TrackerSettingsView, Track
 import type { AccessAnalytics } from '../../../shared/schemas/access-analytics.ts'
 import type { Deploy, DeployMarker, DeployRow, IssueReleases, ReleaseSettings, ReleaseSummary, SourceMapRow } from '../../../shared/schemas/releases.ts'
 import type { Connector, ConnectorPlan, ConnectorRun, ConnectorSyncAccepted } from '../../../shared/schemas/connectors.ts'
+import type { MergeResult } from '../../../shared/api.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -36,6 +37,8 @@ export const setIssueTag = (groupId: number, tagId: number, action: 'add' | 'rem
 export type BulkAction = { action: 'status'; status: IssueStatus; note: string } | { action: 'add_tag' | 'remove_tag'; tag_id: number }
 export const bulkIssues = (ids: readonly number[], action: BulkAction) =>
   api<{ updated: number; ids: number[] }>('bulk-issues', { body: { ids, ...action } })
+
+export const mergeIssues = (target: number, ids: readonly number[]) => api<MergeResult>('merge-issues', { body: { target, ids } })
 
 export const listAssignableUsers = (signal?: Signal) => api<{ data: AssignableUser[] }>('assignable-users', { signal })
 export const assignIssue = (id: number, assignedToId: string | null) =>

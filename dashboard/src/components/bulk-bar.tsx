@@ -1,12 +1,14 @@
 import { useState } from 'preact/hooks'
+import type { IssueListItem } from '../../../shared/schemas/issue.ts'
 import { ISSUE_STATUSES, type IssueStatus } from '../../../shared/constants.ts'
 import { bulkIssues, type BulkAction } from '../api/endpoints.ts'
 import { humanize, plural } from '../lib/format.ts'
 import { useCatalog } from '../state/catalog.tsx'
 import { useMutation } from '../state/use-mutation.ts'
+import { MergeIssuesButton } from './merge-issues-dialog.tsx'
 
 /** Actions on the selected issues (`bulk-issues`): status with a note, add or remove a tag. */
-export function BulkBar({ ids, onDone, onClear }: { ids: readonly number[]; onDone: () => void; onClear: () => void }) {
+export function BulkBar({ ids, onDone, onClear, items = [] }: { ids: readonly number[]; onDone: () => void; onClear: () => void; items?: readonly IssueListItem[] }) {
   const { tags } = useCatalog()
   const [status, setStatus] = useState<IssueStatus>('fixed')
   const [note, setNote] = useState('')
@@ -63,6 +65,7 @@ export function BulkBar({ ids, onDone, onClear }: { ids: readonly number[]; onDo
           Remove tag
         </button>
       </div>
+      <MergeIssuesButton ids={ids} items={items} onDone={onDone} />
       <button type="button" class="link-button" onClick={onClear}>Clear selection</button>
       {error && <p class="field-error bulk-error" role="alert">{error}</p>}
     </section>

@@ -36,7 +36,7 @@ export function IssueList({ state, groups, listKey }: { state: ViewState; groups
           Export CSV
         </button>
       </div>
-      {selected.size > 0 && <BulkBar ids={[...selected]} onDone={() => setSelected(new Set())} onClear={() => setSelected(new Set())} />}
+      {selected.size > 0 && <BulkBar ids={[...selected]} items={page?.items} onDone={() => setSelected(new Set())} onClear={() => setSelected(new Set())} />}
       {groups.error && <ErrorBanner error={groups.error} onRetry={groups.reload} context="Could not load issues" />}
       {!page && !groups.error && (
         <div class="table-skeleton">

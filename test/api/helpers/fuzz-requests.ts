@@ -31,6 +31,7 @@ export const FUZZ_ENDPOINTS: Record<string, { readonly methods: readonly string[
   group: { methods: ['GET'], query: ['id', 'page', 'limit', 'include_context', 'skip_vendor'], fields: [] },
   'issue-status': { methods: ['POST'], query: [], fields: ['id', 'status', 'note'] },
   'bulk-issues': { methods: ['POST'], query: [], fields: ['ids', 'action', 'status', 'tag_id', 'note'] },
+  'merge-issues': { methods: ['POST'], query: [], fields: ['target', 'ids'] },
   'assign-issue': { methods: ['POST'], query: [], fields: ['id', 'assigned_to_id', 'assigned_to_label'] },
   'assignable-users': { methods: ['GET'], query: [], fields: [] },
   modules: { methods: ['GET', 'POST'], query: [], fields: ['name', 'slug', 'color'] },

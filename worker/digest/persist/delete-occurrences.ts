@@ -1,6 +1,7 @@
 import type { SqlValue, Statement } from '../../../drivers/driver.ts'
 import { namedBatch } from '../../../drivers/named-batch.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
+import { isMergeTarget } from '../../issues/fingerprint-aliases.ts'
 import { unfoldDailyCountsStatement } from './daily-counts.ts'
 import { randomToken } from './random-token.ts'
 
@@ -25,7 +26,7 @@ export interface DeletedOccurrences {
  * Deletes occurrences and brings every derived value of the issues and files they belonged to back in step,
  * for those rows only (reference §2.6 `refreshAggregates`, scoped): `group_days` and `group_sources` are
  * rebuilt for the affected issues, `daily_counts` lowered, `count`/`first_seen`/`last_seen` recomputed, ingested issues left empty
- * deleted, and the affected files' occurrence counts recounted. The affected ids are remembered in
+ * deleted (except merge targets, which keep their merged fingerprints' aliases), and the affected files' occurrence counts recounted. The affected ids are remembered in
  * `affected_refs` under a fresh token, so everything is ONE atomic batch. `extra` statements (e.g. a
  * checkpoint reset) join the same batch.
  */
@@ -77,8 +78,9 @@ function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection,
       },
     ],
     emptied: {
+      // A merge target stays even when emptied: merged fingerprints group into it (fingerprint-aliases.ts).
       sql: `DELETE FROM ${G} WHERE origin = 'ingested' AND id IN ${affected('g')}
-        AND NOT EXISTS (SELECT 1 FROM ${t.occurrences} o WHERE o.group_id = ${G}.id)`,
+        AND NOT EXISTS (SELECT 1 FROM ${t.occurrences} o WHERE o.group_id = ${G}.id) AND NOT ${isMergeTarget(t, G)}`,
       args: [token],
     } satisfies Statement,
     fileCounts: {

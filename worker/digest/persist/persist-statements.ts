@@ -2,6 +2,7 @@ import type { Dialect } from '../../../drivers/index.ts'
 import { Fragment, sql } from '../../../drivers/sql.ts'
 import type { SqlValue, Statement } from '../../../drivers/driver.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
+import { isAliased, resolvedFingerprint } from '../../issues/fingerprint-aliases.ts'
 import { applyTagRules } from '../../tags/tag-rules.ts'
 import { EVENT_ROW_COLUMNS, type BatchPayload } from './batch-payload.ts'
 
@@ -55,7 +56,8 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
         sql: d.insertIgnore(
           G,
           ISSUE_INSERT_COLUMNS,
-          `${issueRowsSelect(d, payload.groupsJson.length)} WHERE NOT EXISTS (SELECT 1 FROM ${G} g WHERE g.fingerprint = j.fp)`,
+          // A merged issue's fingerprint is no new issue: its events go to the merge target (fingerprint-aliases.ts).
+          `${issueRowsSelect(d, payload.groupsJson.length)} WHERE NOT EXISTS (SELECT 1 FROM ${G} g WHERE g.fingerprint = j.fp) AND NOT ${isAliased(t, 'j.fp')}`,
           ['fingerprint'],
         ),
         args: [now, ...payload.groupsJson],
@@ -66,7 +68,7 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
         t.occurrences,
         ['group_id', 'source_file_id', 'exact_fingerprint', 'occurred_at', 'occurred_day', 'severity', 'environment', 'byte_start', 'byte_end', 'context_preview', 'event_hash', 'import_batch'],
         `SELECT g.id, s.id, j.exact, j.ts, substr(j.ts, 1, 10), g.severity, j.env, j.bstart, j.bend, j.ctx, j.hash, ${d.castText('?')}
-         FROM ${events} JOIN ${G} g ON g.fingerprint = j.fp JOIN ${t.sourceFiles} s ON s.id = ? WHERE 1 = 1`,
+         FROM ${events} JOIN ${G} g ON g.fingerprint = ${resolvedFingerprint(t, 'j.fp')} JOIN ${t.sourceFiles} s ON s.id = ? WHERE 1 = 1`,
         ['source_file_id', 'byte_start'],
       ),
       args: [importBatch, ...payload.eventsJson, sourceFileId],
@@ -153,7 +155,7 @@ function issueRowsSelect(d: Dialect, parameters = 1): string {
  * 1'. The run's latest samples (reference §2.6: the sample is the latest event), one upsert per JSON
  * parameter, run before the occurrences so that it also inserts the batch's new issues (its rows cover every
  * issue the batch touches). Existing issues whose sample is unchanged — created by this run with the same
- * event, or a log repeating the same text — are not rewritten. Severity, exception class, log type and
+ * event, or a log repeating the same text — are not rewritten; nor are merge targets by their aliases' events. Severity, exception class, log type and
  * module are inputs of the fingerprint, so equal already.
  */
 function sampleStatements(scope: AppScope, chunks: readonly string[], target: BatchTarget): Statement[] {
@@ -164,7 +166,8 @@ function sampleStatements(scope: AppScope, chunks: readonly string[], target: Ba
   const sql = d.upsert(
     G,
     ISSUE_INSERT_COLUMNS,
-    `${issueRowsSelect(d)} WHERE 1 = 1`,
+    // Events of a merged issue's fingerprint never re-create it nor rewrite the merge target's sample.
+    `${issueRowsSelect(d)} WHERE NOT ${isAliased(scope.t, 'j.fp')}`,
     ['fingerprint'],
     Object.fromEntries(overwrite.map((column) => [column, d.incoming(column)])),
     overwrite.map((column) => d.isDistinct(`${G}.${column}`, d.incoming(column))).join(' OR '),

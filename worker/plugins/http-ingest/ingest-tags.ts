@@ -1,5 +1,6 @@
 import type { Statement } from '../../../drivers/driver.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
+import { resolvedFingerprint } from '../../issues/fingerprint-aliases.ts'
 import { nameKey } from '../../tags/tag-queries.ts'
 
 /** Colour and icon of tags an ingested event creates (reference §4.3). */
@@ -34,7 +35,7 @@ export function ingestTagStatements(scope: AppScope, tagged: readonly { fingerpr
         t.groupTags,
         ['group_id', 'tag_id', 'source', 'created_at'],
         `SELECT DISTINCT g.id, x.id, 'ingest', ${d.castText('?')} FROM ${source}
-         JOIN ${t.groups} g ON g.fingerprint = j.fp JOIN ${t.tags} x ON x.name_key = j.key WHERE 1 = 1`,
+         JOIN ${t.groups} g ON g.fingerprint = ${resolvedFingerprint(t, 'j.fp')} JOIN ${t.tags} x ON x.name_key = j.key WHERE 1 = 1`,
         ['group_id', 'tag_id'],
       ),
       args: [now, json],
