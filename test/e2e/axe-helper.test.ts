@@ -24,11 +24,7 @@ describe('seriousViolations', { timeout: 60_000 }, () => {
     await page.locator('main').first().waitFor()
     // Light grey on white, 1.1:1 — axe's color-contrast rule rates that serious.
     await page.evaluate(() => {
-      const probe = document.createElement('p')
-      probe.id = 'axe-probe'
-      probe.textContent = 'Barely visible text'
-      probe.style.cssText = 'color:#f4f4f4;background:#ffffff;font-size:12px'
-      document.body.append(probe)
+      document.body.insertAdjacentHTML('beforeend', '<p id="axe-probe" style="color:#f4f4f4;background:#ffffff;font-size:12px">Barely visible text</p>')
     })
     const findings = await seriousViolations(page, '#axe-probe')
     expect(findings.map((finding) => [finding.id, finding.impact, finding.targets])).toEqual([['color-contrast', 'serious', ['#axe-probe']]])

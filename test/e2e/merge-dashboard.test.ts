@@ -8,7 +8,6 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seriousViolations } from './helpers/axe.ts'
-import { watchProblems } from './helpers/browser.ts'
 import { SHOTS, startDashboardSession, type DashboardSession } from './helpers/session.ts'
 
 let session: DashboardSession
@@ -56,11 +55,7 @@ describe('Merge issues from the bulk bar', { timeout: 90_000 }, () => {
       ['dark', { width: 390, height: 844 }],
       ['light', { width: 390, height: 844 }],
     ] as const) {
-      // axe-core is injected as an inline script, which the dashboard's CSP (script-src 'self') refuses: these
-      // pages bypass the CSP (session.openPage cannot), everything else stays as served.
-      const context = await session.browser.newContext({ colorScheme, viewport, bypassCSP: true })
-      const page = await context.newPage()
-      const problems = watchProblems(page)
+      const { context, page, problems } = await session.openPage({ colorScheme, viewport })
       const dialog = await openMergeDialog(page)
       // The default target is the issue with most events.
       expect(await dialog.getByRole('radio', { name: /Cache node timeout/ }).isChecked()).toBe(true)
