@@ -5,6 +5,7 @@ import './styles/base.css'
 import './styles/layout.css'
 import './styles/components.css'
 import './styles/issues.css'
+import './styles/issue-list.css'
 import './styles/inspector.css'
 import './styles/analytics.css'
 
