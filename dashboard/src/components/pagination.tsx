@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks'
 import type { PageMeta } from '../api/types.ts'
 import { formatNumber } from '../lib/format.ts'
 import { navigate, PAGE_SIZES } from '../state/url-state.ts'
@@ -9,10 +10,18 @@ import { navigate, PAGE_SIZES } from '../state/url-state.ts'
  */
 export function Pagination({ meta }: { meta: PageMeta }) {
   const pages = Math.max(1, meta.pages)
+  const scrollPending = useRef(false)
   const go = (page: number) => {
+    scrollPending.current = true
     navigate({ page: Math.min(pages, Math.max(1, page)), issue: null })
-    document.getElementById('issues')?.scrollIntoView({ block: 'start' })
+    toListTop()
   }
+  // Again once the new page is in: a shorter page may have clamped the first scroll, a longer one allows more.
+  useEffect(() => {
+    if (!scrollPending.current) return
+    scrollPending.current = false
+    toListTop()
+  }, [meta.page])
   const start = Math.max(1, Math.min(meta.page - 2, pages - 4))
   const window = Array.from({ length: Math.min(5, pages) }, (_, index) => start + index)
   const from = meta.total === 0 ? 0 : (meta.page - 1) * meta.limit + 1
@@ -62,4 +71,8 @@ export function Pagination({ meta }: { meta: PageMeta }) {
       </label>
     </nav>
   )
+}
+
+function toListTop(): void {
+  document.getElementById('issues')?.scrollIntoView({ block: 'start' })
 }

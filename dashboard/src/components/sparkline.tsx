@@ -20,7 +20,7 @@ export function Sparkline({ counts }: { counts: readonly number[] }) {
       height={HEIGHT}
       viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
       role="img"
-      aria-label={`${formatNumber(total)} events in 14 days, ${formatNumber(today)} today`}
+      aria-label={`${formatNumber(total)} ${total === 1 ? 'event' : 'events'} in 14 days, ${formatNumber(today)} today`}
       data-trend={counts.join(',')}
     >
       <line class="sparkline-base" x1="0" x2={WIDTH} y1={HEIGHT - 0.5} y2={HEIGHT - 0.5} />
