@@ -255,6 +255,8 @@ describe('issue list', { timeout: 60_000 }, () => {
     await tablet.page.locator('tr.issue-row').first().waitFor()
     expect(await listRight(tablet.page)).toBeLessThanOrEqual(1024)
     expect(await tablet.page.locator('.issue-age').first().isVisible()).toBe(true)
+    expect(await tablet.page.locator('.col-first').first().isVisible()).toBe(false)
+    await tablet.page.evaluate(() => document.getElementById('issues')!.scrollIntoView({ block: 'start' }))
     await shot(tablet.page, '1024-table')
     await tablet.context.close()
     expect(problems).toEqual([])
