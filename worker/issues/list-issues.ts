@@ -22,8 +22,8 @@ const ORDER: Record<IssueSort, string> = {
   // occurrences of the last 7 days, then the latest activity. No index can serve this order: it sorts every
   // matching issue. Measured on SQLite with 100,000 issues / 1,000,000 occurrences, all active in the last
   // week: 1.9 s, of which 1.5 s is summing the week's ~200,000 `group_days` rows (0.26 s with a covering
-  // (day, group_id, count) index), 0.11 s the band sort — see the report of issue 17; not yet within issue
-  // 18's bound, unlike the other sorts and the per-row trends.
+  // (day, group_id, count) index), 0.11 s the band sort (docs/api.md "Issues"): not yet within issue 18's
+  // bound, unlike the other sorts and the per-row trends.
   priority: `${SEVERITY_BAND} ASC, COALESCE(rf.recent, 0) DESC, g.last_seen DESC, g.id DESC`,
 }
 
