@@ -22,7 +22,7 @@ const shot = (target: Page, name: string) => target.screenshot({ path: join(SHOT
 const params = () => new URL(page.url()).searchParams
 const rowTitles = (target: Page = page) => target.locator('tr.issue-row .issue-link').allTextContents()
 /** The right edge of the widest thing in the list (the list alone: the shell's top bar is another helper's). */
-const listRight = (target: Page) => target.evaluate(() => Math.max(...[...document.querySelectorAll('#issues, #issues *')].map((element) => element.getBoundingClientRect().right)))
+const listRight = (target: Page) => target.evaluate(() => Math.max(...Array.from(document.querySelectorAll('#issues, #issues *'), (element) => element.getBoundingClientRect().right)))
 /**
  * A page for axe: axe-core is injected as an inline script, which the dashboard's CSP (script-src 'self')
  * refuses, so these contexts bypass CSP — the pages under test are otherwise the same.
