@@ -50,7 +50,7 @@ export interface AssignableUser {
 export interface IssuesPage {
   readonly data: IssueListItem[]
   readonly meta: PageMeta & {
-    readonly sort: 'newest' | 'oldest' | 'occurrences'
+    readonly sort: 'newest' | 'oldest' | 'occurrences' | 'priority'
     readonly include_stack: boolean
     readonly include_context: boolean
     readonly skip_vendor: boolean
@@ -103,7 +103,7 @@ export interface IssueDetailTag extends IssueTag {
 }
 
 /** The issue itself in the detail view: the list fields (without tags) plus its sample. */
-export type IssueSample = Omit<IssueListItem, 'tags' | 'has_stack' | 'sample_stack' | 'sample_context' | 'sample_message'> & {
+export type IssueSample = Omit<IssueListItem, 'tags' | 'trend' | 'badges' | 'has_stack' | 'sample_stack' | 'sample_context' | 'sample_message'> & {
   readonly sample_message: string | null
   readonly sample_stack: string | null
   /** Absent when `include_context=false`. */

@@ -3,6 +3,10 @@ import { ISSUE_STATUSES, MANUAL_ISSUE_KINDS, SEVERITIES, type IssueStatus, type 
 import type { IssueTag } from './tag.ts'
 import { oneOf, oneOfOr, optionalOneOf, optionalText, positiveId, toPositiveInteger } from './fields.ts'
 
+/** A list row's triage markers (issue 17 item 3), in this order when several apply. */
+export const ISSUE_BADGES = ['new', 'regressed', 'escalating'] as const
+export type IssueBadge = (typeof ISSUE_BADGES)[number]
+
 /** An issue as the list endpoints return it (reference §3.1 "Item fields"). */
 export interface IssueListItem {
   readonly id: number
@@ -35,6 +39,10 @@ export interface IssueListItem {
   /** 1 when the sample has a stack trace, else 0 (reference shape). */
   readonly has_stack: 0 | 1
   readonly tags: readonly IssueTag[]
+  /** Occurrences per UTC day over the last 14 days, oldest first, ending today (from the daily rollup). */
+  readonly trend: readonly number[]
+  /** Triage markers, each defined in docs/api.md (worker/issues/issue-badges.ts). */
+  readonly badges: readonly IssueBadge[]
   /** With `include_stack`. */
   readonly sample_stack?: string | null
   /** With `include_context`. */

@@ -9,7 +9,7 @@ const ITEM_KEYS = [
   'id', 'fingerprint', 'severity', 'environment', 'title', 'exception_class', 'source_frame', 'count', 'first_seen',
   'last_seen', 'created_at', 'status', 'status_updated_at', 'log_type', 'channel', 'origin', 'kind', 'module_id',
   'external_source', 'external_id', 'external_url', 'assignee', 'assigned_to_id', 'assigned_to_label', 'module_name',
-  'module_slug', 'module_color', 'has_stack', 'tags',
+  'module_slug', 'module_color', 'has_stack', 'tags', 'trend', 'badges',
 ].sort()
 
 describe('POST ?api=issues — manual issues (reference §3.1)', () => {
@@ -218,7 +218,7 @@ describe('issue search (reference §3.1 errors/issues/groups)', () => {
     [{ status: 'resolved' }, 'Unsupported issue status.'],
     [{ origin: 'somewhere' }, 'Unsupported issue origin.'],
     [{ kind: 'epic' }, 'Unsupported issue kind.'],
-    [{ sort: 'random' }, 'sort must be newest, oldest or occurrences.'],
+    [{ sort: 'random' }, 'sort must be newest, oldest, occurrences or priority.'],
     [{ has_stack: 'yes' }, 'has_stack must be true, false, 1 or 0.'],
     [{ include_stack: 'on' }, 'include_stack must be true, false, 1 or 0.'],
     [{ limit: '0' }, 'limit must be an integer from 1 to 200.'],

@@ -209,6 +209,10 @@ describe('dashboard', { timeout: 20_000 }, () => {
     await bar.getByRole('button', { name: 'Add tag' }).click()
     await expect.poll(() => row('Payment gateway slow').locator('.tag-chip').allTextContents()).toContain('triage')
     await expect.poll(() => row('queue depth').locator('.tag-chip').allTextContents()).toContain('triage')
+    // Issue 17 item 12: the selection and the bar stay, and focus stays on the button used.
+    expect(await bar.textContent()).toContain('2 issues selected')
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Add tag')
+    await bar.getByRole('button', { name: 'Clear selection' }).click()
     await expect.poll(() => page.getByTestId('bulk-bar').count()).toBe(0)
     const tagged = (await groups({ tag: 'triage' })).items.map((item) => item.title).sort()
     expect(tagged).toEqual([expect.stringContaining('Payment gateway slow'), expect.stringContaining('queue depth')])

@@ -70,6 +70,8 @@ async function scaleBench(base: string, notes: string[]): Promise<Measurement[]>
   const scenarios = [
     { name: 'scale: GET issues (newest)', make: () => ({ method: 'GET', api: 'issues' }) },
     { name: 'scale: GET groups (occurrences)', make: () => ({ method: 'GET', api: 'groups' }) },
+    // The dashboard's list request (issue 17): priority order, 14-day trends, no samples — issue 18's bound.
+    { name: 'scale: GET groups (priority, slim rows)', make: () => ({ method: 'GET', api: 'groups', query: { limit: 50, sort: 'priority', include_stack: 0, include_context: 0 } }) },
     { name: 'scale: GET issues page 50 oldest', make: () => ({ method: 'GET', api: 'issues', query: { page: 50, sort: 'oldest' } }) },
     { name: 'scale: GET issues?severity=WARNING', make: () => ({ method: 'GET', api: 'issues', query: { severity: 'WARNING' } }) },
     { name: 'scale: GET issues?date=', make: () => ({ method: 'GET', api: 'issues', query: { date: '2026-10-15' } }) },

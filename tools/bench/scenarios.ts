@@ -61,6 +61,7 @@ export function coreScenarios(seed: Seed, run: string): Scenario[] {
     { name: 'POST issue-tags', budget: 3, make: (i) => ({ method: 'POST', api: 'issue-tags', body: { group_id: pick(i), tag_id: seed.tagIds[1], action: i % 2 ? 'remove' : 'add' } }) },
     { name: 'GET issues (list)', budget: 2, make: () => ({ method: 'GET', api: 'issues' }) },
     { name: 'GET groups (dashboard list)', budget: 2, make: () => ({ method: 'GET', api: 'groups', query: { limit: 50 } }) },
+    { name: 'GET groups (priority, slim rows)', budget: 2, make: () => ({ method: 'GET', api: 'groups', query: { limit: 50, sort: 'priority', include_stack: 0, include_context: 0 } }) },
     { name: 'GET issues?q=&tag=', budget: 2, make: () => ({ method: 'GET', api: 'issues', query: { q: 'deadlock', tag: 'Tag deadlock' } }) },
     { name: 'GET error (detail)', budget: 2, make: (i) => ({ method: 'GET', api: 'error', query: { id: pick(i) } }) },
     { name: 'POST issues (manual)', expect: 201, make: (i) => ({ method: 'POST', api: 'issues', body: { title: `Manual ${run} ${i} cache miss` } }) },

@@ -4,6 +4,8 @@ import { ISSUE_STATUSES, SEVERITIES } from '../../shared/constants.ts'
 import type { IssueListItem } from '../../shared/schemas/issue.ts'
 import type { IssueTag } from '../../shared/schemas/tag.ts'
 import type { AppScope } from '../apps/app-scope.ts'
+import { issueBadges } from './issue-badges.ts'
+import { toTrend, type TrendWindow } from './issue-trend.ts'
 import { withoutVendorFrames } from './stack.ts'
 
 /** The issue columns every shape exposes (reference §3.1 "Item fields"), in API order, with how each is read. */
@@ -61,13 +63,24 @@ export function parseIssueTags<T extends IssueTag>(value: unknown): T[] {
   return parseJson<T[]>(value, []).sort(byName)
 }
 
-export function toIssueListItem(row: Record<string, unknown>, options: SampleOptions & { skipVendor: boolean }): IssueListItem {
+/** What a list row needs besides its columns: the samples asked for, and the trend window and clock of its badges. */
+export interface ListItemOptions extends SampleOptions {
+  readonly skipVendor: boolean
+  readonly window: TrendWindow
+  readonly now: Date
+}
+
+/** A list row from a page row selected with `issueSelectList` plus a `trend` column (issue-trend.ts). */
+export function toIssueListItem(row: Record<string, unknown>, options: ListItemOptions): IssueListItem {
   const columns = readRow(row, ISSUE_COLUMN_TYPES, 'issue')
   const samples = readRow(row, { sample_stack: 'string?', sample_context: 'string?', sample_message: 'string?' }, 'issue sample')
+  const trend = toTrend(row.trend, options.window)
   return {
     ...columns,
     has_stack: Number(row.has_stack) === 1 ? 1 : 0,
     tags: parseIssueTags(row.tags),
+    trend,
+    badges: issueBadges(columns, trend, options.now),
     ...(options.stack ? { sample_stack: options.skipVendor ? withoutVendorFrames(samples.sample_stack) : samples.sample_stack } : {}),
     ...(options.context ? { sample_context: samples.sample_context, sample_message: samples.sample_message } : {}),
   }

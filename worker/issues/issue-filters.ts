@@ -1,4 +1,5 @@
 import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
+import { SEVERITIES } from '../../shared/constants.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { nameKey } from '../tags/tag-queries.ts'
 import type { IssueFilters } from './issue-search.ts'
@@ -26,6 +27,11 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment
           WHERE ${has('fq.path', q)} OR ${has('fq.channel', q)}))`)
   }
   if (filters.severity !== undefined) conditions.push(sql`g.severity = ${filters.severity}`)
+  if (filters.minSeverity !== undefined) {
+    // `min_severity`: this severity and worse (issue 17 item 3; SEVERITIES is most severe first).
+    const levels = SEVERITIES.slice(0, SEVERITIES.indexOf(filters.minSeverity) + 1)
+    conditions.push(sql`g.severity IN (${join(levels.map((level) => sql`${level}`), ', ')})`)
+  }
   if (filters.status !== undefined) conditions.push(sql`g.status = ${filters.status}`)
   if (filters.logType !== undefined) conditions.push(sql`g.log_type = ${filters.logType}`)
   if (filters.origin !== undefined) conditions.push(sql`g.origin = ${filters.origin}`)

@@ -11,13 +11,16 @@ import { DATE_FORMAT, UNSUPPORTED_SEVERITY, UNSUPPORTED_STATUS } from './issue-m
  */
 export const SEARCH_TEXT_MAX_CHARACTERS = 200
 
-export const ISSUE_SORTS = ['newest', 'oldest', 'occurrences'] as const
+/** `priority` (issue 17 item 3): severity band, then recent frequency — the dashboard's default, not the API's. */
+export const ISSUE_SORTS = ['newest', 'oldest', 'occurrences', 'priority'] as const
 export type IssueSort = (typeof ISSUE_SORTS)[number]
 
 /** The filters of the issue search, combined with AND (reference §3.1). */
 export interface IssueFilters {
   readonly q?: string
   readonly severity?: Severity
+  /** This severity and worse (SEVERITIES order). */
+  readonly minSeverity?: Severity
   readonly status?: IssueStatus
   readonly logType?: string
   readonly origin?: string
@@ -46,19 +49,22 @@ export interface IssueSearch {
  */
 export function readIssueSearch(query: Query, config: ServiceConfig, defaults: { sort: IssueSort; samples: boolean }): IssueSearch {
   const sort = queryString(query, 'sort') ?? defaults.sort
-  if (!(ISSUE_SORTS as readonly string[]).includes(sort)) throw new InvalidInputError('sort must be newest, oldest or occurrences.')
+  if (!(ISSUE_SORTS as readonly string[]).includes(sort)) throw new InvalidInputError('sort must be newest, oldest, occurrences or priority.')
   const date = queryString(query, 'date')
   if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new InvalidInputError(DATE_FORMAT)
   return {
     page: queryInteger(query, 'page', { min: 1, max: 1_000_000, fallback: 1 }),
     limit: queryInteger(query, 'limit', { min: 1, max: config.pagination.maxLimit, fallback: config.pagination.defaultLimit }),
     sort: sort as IssueSort,
-    includeStack: defaults.samples || queryBoolean(query, 'include_stack', false),
-    includeContext: defaults.samples || queryBoolean(query, 'include_context', false),
+    // `groups` includes the samples by default (reference §3.1); an explicit `include_stack=0` /
+    // `include_context=0` leaves them out — the dashboard's slim rows (issue 17 item 4).
+    includeStack: queryBoolean(query, 'include_stack', defaults.samples),
+    includeContext: queryBoolean(query, 'include_context', defaults.samples),
     skipVendor: queryBoolean(query, 'skip_vendor', false),
     filters: {
       q: searchText(query, 'q'),
       severity: oneOf(queryString(query, 'severity')?.toUpperCase(), SEVERITIES, UNSUPPORTED_SEVERITY),
+      minSeverity: oneOf(queryString(query, 'min_severity')?.toUpperCase(), SEVERITIES, UNSUPPORTED_SEVERITY),
       status: oneOf(queryString(query, 'status'), ISSUE_STATUSES, UNSUPPORTED_STATUS),
       logType: queryString(query, 'log_type'),
       origin: oneOf(queryString(query, 'origin'), ISSUE_ORIGINS, 'Unsupported issue origin.'),

@@ -35,7 +35,7 @@ export function registerIssueRoutes(router: ApiRouter): void {
 /** `GET ?api=errors|issues`: `{data, meta}`, newest first by default. */
 async function listIssues(request: ApiRequest, deps: Deps) {
   const search = readIssueSearch(request.query, deps.config, { sort: 'newest', samples: false })
-  const page = await searchIssues(scopeOf(request), search)
+  const page = await searchIssues(scopeOf(request), search, deps.now())
   return json({
     data: page.items,
     meta: {
@@ -54,7 +54,7 @@ async function listIssues(request: ApiRequest, deps: Deps) {
 /** `GET ?api=groups` (the dashboard's list): `{items, meta}`, most occurrences first, samples always included. */
 async function listGroups(request: ApiRequest, deps: Deps) {
   const search = readIssueSearch(request.query, deps.config, { sort: 'occurrences', samples: true })
-  const page = await searchIssues(scopeOf(request), search)
+  const page = await searchIssues(scopeOf(request), search, deps.now())
   return json({ items: page.items, meta: { total: page.total, page: search.page, limit: search.limit, pages: page.pages } } satisfies GroupsPage)
 }
 

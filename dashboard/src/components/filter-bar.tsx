@@ -5,7 +5,7 @@ import { useCatalog } from '../state/catalog.tsx'
 import { FILTER_KEYS, navigate, SORTS, type FilterKey, type ViewState } from '../state/url-state.ts'
 import { Icon } from './icon.tsx'
 
-const SORT_LABELS: Record<(typeof SORTS)[number], string> = { occurrences: 'Most occurrences', newest: 'Latest activity', oldest: 'First observed' }
+const SORT_LABELS: Record<(typeof SORTS)[number], string> = { priority: 'Priority', occurrences: 'Most occurrences', newest: 'Latest activity', oldest: 'First observed' }
 
 /** Every list filter of the API (docs/api.md "errors, issues"), each a labelled control bound to the URL. */
 export function FilterBar({ state, summary, total }: { state: ViewState; summary: Summary | undefined; total: number | undefined }) {
@@ -33,6 +33,7 @@ export function FilterBar({ state, summary, total }: { state: ViewState; summary
     <section class="filters" aria-label="Filters">
       <div class="filter-row">
         {select('severity', 'Severity', SEVERITIES.map((value) => [value, value]))}
+        {select('min_severity', 'At least', SEVERITIES.map((value, index) => [value, index === 0 ? value : `${value} and worse`]))}
         {select('status', 'Status', ISSUE_STATUSES.map((value) => [value, humanize(value)]))}
         <div class="filter">
           <label for="filter-date">Date (UTC)</label>
@@ -48,9 +49,9 @@ export function FilterBar({ state, summary, total }: { state: ViewState; summary
           {total === undefined ? '…' : `${total.toLocaleString('en')} matching ${total === 1 ? 'group' : 'groups'}`}
         </span>
         {active.map((key) => (
-          <button key={key} type="button" class="filter-chip" onClick={() => set({ [key]: '' })} aria-label={`Remove filter ${key}: ${chipText(key, state, tags.data?.data)}`}>
+          <button key={key} type="button" class="filter-chip" onClick={() => set({ [key]: '' })} aria-label={`Remove filter ${key === 'min_severity' ? 'severity' : key}: ${chipText(key, state, tags.data?.data)}`}>
             <span>
-              {key === 'log_type' ? 'type' : key}: <strong>{chipText(key, state, tags.data?.data)}</strong>
+              {key === 'log_type' ? 'type' : key === 'min_severity' ? 'severity' : key}: <strong>{chipText(key, state, tags.data?.data)}</strong>
             </span>
             <Icon name="close" size={12} />
           </button>
@@ -79,5 +80,6 @@ function chipText(key: FilterKey, state: ViewState, tags: readonly { id: number;
   if (key === 'tag') return tags?.find((tag) => String(tag.id) === state.tag)?.name ?? state.tag
   if (key === 'source') return basename(state.source)
   if (key === 'status' || key === 'kind') return humanize(state[key])
+  if (key === 'min_severity') return `${state.min_severity} and worse`
   return state[key]
 }

@@ -1,18 +1,23 @@
 import { useRef } from 'preact/hooks'
+import type { IssueStatus } from '../../../shared/constants.ts'
 import type { IssueListItem } from '../api/types.ts'
 import { IssueRow } from './issue-row.tsx'
 
 /**
  * The issue table. Multi-select: the header box selects the page; shift-click selects a range. The
- * selection is capped at 200, the bulk endpoint's limit.
+ * selection is capped at 200, the bulk endpoint's limit. The header row is sticky (issue-list.css); on a
+ * phone the rows become cards and the header is hidden.
  */
 export const MAX_SELECTION = 200
 
-export function IssueTable({ items, selected, onSelect, openId }: {
+export function IssueTable({ items, selected, onSelect, openId, busy, onStatus, onFocusLost }: {
   items: readonly IssueListItem[]
   selected: ReadonlySet<number>
   onSelect: (next: Set<number>) => void
   openId: number | null
+  busy: boolean
+  onStatus: (id: number, status: IssueStatus) => void
+  onFocusLost: (id: number) => void
 }) {
   const anchor = useRef<number | null>(null)
   const allSelected = items.length > 0 && items.every((item) => selected.has(item.id))
@@ -51,15 +56,27 @@ export function IssueTable({ items, selected, onSelect, openId }: {
               />
             </th>
             <th scope="col" class="col-severity">Severity</th>
-            <th scope="col">Issue</th>
+            <th scope="col" class="col-title">Issue</th>
             <th scope="col" class="col-status">Status</th>
             <th scope="col" class="col-count">Events</th>
+            <th scope="col" class="col-trend">14 days</th>
+            <th scope="col" class="col-first">First seen</th>
             <th scope="col" class="col-seen">Last seen</th>
+            <th scope="col" class="col-actions"><span class="visually-hidden">Actions</span></th>
           </tr>
         </thead>
         <tbody>
           {items.map((item) => (
-            <IssueRow key={item.id} item={item} selected={selected.has(item.id)} open={openId === item.id} onToggle={toggle} />
+            <IssueRow
+              key={item.id}
+              item={item}
+              selected={selected.has(item.id)}
+              open={openId === item.id}
+              busy={busy}
+              onToggle={toggle}
+              onStatus={onStatus}
+              onFocusLost={onFocusLost}
+            />
           ))}
         </tbody>
       </table>

@@ -8,7 +8,8 @@ import { ISSUE_KINDS, ISSUE_STATUSES, SEVERITIES } from '../../../shared/constan
  */
 export const VIEWS = ['issues', 'analytics', 'settings'] as const
 export const SETTINGS_TABS = ['ingestion', 'logs', 'maintenance', 'plugins', 'ingest', 'alerts', 'tracker', 'releases', 'connectors'] as const
-export const SORTS = ['occurrences', 'newest', 'oldest'] as const
+/** `priority` (severity band, then the last 7 days) is the list's default (issue 17 item 3; docs/deviations.md). */
+export const SORTS = ['priority', 'occurrences', 'newest', 'oldest'] as const
 export const PAGE_SIZES = [25, 50, 100, 200] as const
 
 export interface ViewState {
@@ -16,6 +17,8 @@ export interface ViewState {
   readonly tab: (typeof SETTINGS_TABS)[number]
   readonly q: string
   readonly severity: string
+  /** `min_severity`: this severity and worse (the API parameter of the same name). */
+  readonly min_severity: string
   readonly date: string
   readonly sort: (typeof SORTS)[number]
   readonly status: string
@@ -31,12 +34,12 @@ export interface ViewState {
 }
 
 export const DEFAULT_STATE: ViewState = {
-  view: 'issues', tab: 'ingestion', q: '', severity: '', date: '', sort: 'occurrences', status: '', tag: '',
+  view: 'issues', tab: 'ingestion', q: '', severity: '', min_severity: '', date: '', sort: 'priority', status: '', tag: '',
   log_type: '', kind: '', app: '', module: '', source: '', page: 1, limit: 50, issue: null,
 }
 
 /** The keys that narrow the issue list; changing one goes back to page 1. */
-export const FILTER_KEYS = ['q', 'severity', 'date', 'status', 'tag', 'log_type', 'kind', 'module', 'source'] as const
+export const FILTER_KEYS = ['q', 'severity', 'min_severity', 'date', 'status', 'tag', 'log_type', 'kind', 'module', 'source'] as const
 export type FilterKey = (typeof FILTER_KEYS)[number]
 const ORDER: (keyof ViewState)[] = ['app', 'view', 'tab', ...FILTER_KEYS, 'sort', 'page', 'limit', 'issue']
 
@@ -51,14 +54,16 @@ export function parseState(search: string): ViewState {
   const limit = Number(p.get('limit'))
   const issue = Number(p.get('issue'))
   const severity = text('severity').toUpperCase()
+  const minSeverity = text('min_severity').toUpperCase()
   const date = text('date')
   return {
     view: oneOf(VIEWS, p.get('view'), 'issues'),
     tab: oneOf(SETTINGS_TABS, p.get('tab'), 'ingestion'),
     q: p.get('q') ?? '',
     severity: (SEVERITIES as readonly string[]).includes(severity) ? severity : '',
+    min_severity: (SEVERITIES as readonly string[]).includes(minSeverity) ? minSeverity : '',
     date: /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : '',
-    sort: oneOf(SORTS, p.get('sort'), 'occurrences'),
+    sort: oneOf(SORTS, p.get('sort'), DEFAULT_STATE.sort),
     status: oneOf(['', ...ISSUE_STATUSES], p.get('status'), ''),
     tag: text('tag'),
     log_type: text('log_type'),
