@@ -23,13 +23,10 @@ const params = () => new URL(page.url()).searchParams
 const rowTitles = (target: Page = page) => target.locator('tr.issue-row .issue-link').allTextContents()
 /** The right edge of the widest thing in the list (the list alone: the shell's top bar is another helper's). */
 const listRight = (target: Page) => target.evaluate(() => Math.max(...Array.from(document.querySelectorAll('#issues, #issues *'), (element) => element.getBoundingClientRect().right)))
-/**
- * A page for axe: axe-core is injected as an inline script, which the dashboard's CSP (script-src 'self')
- * refuses, so these contexts bypass CSP — the pages under test are otherwise the same.
- */
+/** A fresh page at another size and colour scheme, for the axe scans (served with the real CSP). */
 async function axePage(viewport: { width: number; height: number }, colorScheme: 'light' | 'dark') {
-  const context = await session.browser.newContext({ viewport, colorScheme, bypassCSP: true })
-  return { context, page: await context.newPage() }
+  const { context, page } = await session.openPage({ viewport, colorScheme })
+  return { context, page }
 }
 const activeRowId = () => page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-issue-id') ?? null)
 
