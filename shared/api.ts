@@ -198,6 +198,8 @@ export interface Summary {
   readonly daily_severity: { readonly day: string; readonly severity: string; readonly count: number }[]
   readonly files: SourceFile[]
   readonly modules: Module[]
+  /** Config `dashboard.*` the overview needs: warn when no event arrived for `stale_after_hours` (issue 17). */
+  readonly dashboard: { readonly stale_after_hours: number }
 }
 
 /** `GET ?api=ingestion-settings` (reference §3.5). */

@@ -27,6 +27,7 @@ describe('summary (reference §3.1)', { timeout: 60_000 }, () => {
       daily_severity: [],
       files: [],
       modules: [],
+      dashboard: { stale_after_hours: 24 },
     })
   })
 
@@ -133,5 +134,18 @@ describe('summary (reference §3.1)', { timeout: 60_000 }, () => {
       ['gamma', 0],
     ])
     expect(modules[0]).toEqual({ id: expect.any(Number), name: 'Alpha', slug: 'alpha', color: '#6366f1', created_at: expect.any(String), issue_count: 1 })
+  })
+
+  it('carries config dashboard.stale_after_hours for the freshness warning (issue 17), and warns on a bad value', async () => {
+    const app = await createTestApp('summary-freshness')
+    const configured = await get('summary', { query: { app }, env: { SERVICE_CONFIG: '{"dashboard":{"stale_after_hours":2}}' } })
+    expect(configured.status, configured.text).toBe(200)
+    expect(configured.roundTrips).toBe(1)
+    expect(configured.body.dashboard).toEqual({ stale_after_hours: 2 })
+    const bad = { SERVICE_CONFIG: '{"dashboard.stale_after_hours":0}' }
+    const fallback = await get('summary', { query: { app }, env: bad })
+    expect(fallback.body.dashboard).toEqual({ stale_after_hours: 24 })
+    const health = await get('health', { env: bad })
+    expect(health.body.config_warnings).toContain('SERVICE_CONFIG dashboard.stale_after_hours must be an integer from 1 to 8760; using 24.')
   })
 })

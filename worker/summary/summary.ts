@@ -15,9 +15,10 @@ const WINDOW_DAYS = 30
  * built by a scalar subquery. Issue figures come from one GROUP BY over issues; day figures from the
  * `daily_counts` rollup (occurrences per day and severity, a few rows per day), so their cost does not grow
  * with the number of occurrences or issues. The 30-day window of `daily_severity` is cut here. Sections are
- * ordered here, because JSON aggregation does not keep order on every engine.
+ * ordered here, because JSON aggregation does not keep order on every engine. `dashboard` carries the
+ * dashboard's configured freshness threshold (config `dashboard.*`), so the overview needs no second request.
  */
-export async function getSummary(scope: AppScope, now: Date): Promise<Summary> {
+export async function getSummary(scope: AppScope, now: Date, dashboard: Summary['dashboard']): Promise<Summary> {
   const { t, db } = scope
   const d = db.dialect
   const sql = `SELECT
@@ -65,6 +66,7 @@ export async function getSummary(scope: AppScope, now: Date): Promise<Summary> {
     daily_severity: daily,
     files: parseJson<Record<string, unknown>[]>(row.files, []).map(toSourceFile).sort(compareSourceFiles),
     modules,
+    dashboard: { stale_after_hours: dashboard.stale_after_hours },
   }
 }
 
