@@ -7,5 +7,6 @@ import './styles/components.css'
 import './styles/issues.css'
 import './styles/inspector.css'
 import './styles/analytics.css'
+import './styles/shell.css'
 
 render(<App />, document.getElementById('app')!)

@@ -16,6 +16,8 @@ export interface ViewState {
   readonly tab: (typeof SETTINGS_TABS)[number]
   readonly q: string
   readonly severity: string
+  /** "This severity and worse" (issue 17: the overview's Error events opens ERROR and worse). */
+  readonly min_severity: string
   readonly date: string
   readonly sort: (typeof SORTS)[number]
   readonly status: string
@@ -31,12 +33,12 @@ export interface ViewState {
 }
 
 export const DEFAULT_STATE: ViewState = {
-  view: 'issues', tab: 'ingestion', q: '', severity: '', date: '', sort: 'occurrences', status: '', tag: '',
+  view: 'issues', tab: 'ingestion', q: '', severity: '', min_severity: '', date: '', sort: 'occurrences', status: '', tag: '',
   log_type: '', kind: '', app: '', module: '', source: '', page: 1, limit: 50, issue: null,
 }
 
 /** The keys that narrow the issue list; changing one goes back to page 1. */
-export const FILTER_KEYS = ['q', 'severity', 'date', 'status', 'tag', 'log_type', 'kind', 'module', 'source'] as const
+export const FILTER_KEYS = ['q', 'severity', 'min_severity', 'date', 'status', 'tag', 'log_type', 'kind', 'module', 'source'] as const
 export type FilterKey = (typeof FILTER_KEYS)[number]
 const ORDER: (keyof ViewState)[] = ['app', 'view', 'tab', ...FILTER_KEYS, 'sort', 'page', 'limit', 'issue']
 
@@ -51,12 +53,14 @@ export function parseState(search: string): ViewState {
   const limit = Number(p.get('limit'))
   const issue = Number(p.get('issue'))
   const severity = text('severity').toUpperCase()
+  const minSeverity = text('min_severity').toUpperCase()
   const date = text('date')
   return {
     view: oneOf(VIEWS, p.get('view'), 'issues'),
     tab: oneOf(SETTINGS_TABS, p.get('tab'), 'ingestion'),
     q: p.get('q') ?? '',
     severity: (SEVERITIES as readonly string[]).includes(severity) ? severity : '',
+    min_severity: (SEVERITIES as readonly string[]).includes(minSeverity) ? minSeverity : '',
     date: /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : '',
     sort: oneOf(SORTS, p.get('sort'), 'occurrences'),
     status: oneOf(['', ...ISSUE_STATUSES], p.get('status'), ''),
