@@ -190,7 +190,8 @@ export interface CountRow {
 
 /** `GET ?api=summary` (reference §3.1). */
 export interface Summary {
-  readonly total: CountRow & { readonly last_seen: string | null }
+  /** `last_event`: the newest `last_seen` of an ingested issue — the newest event (manual issues have none). */
+  readonly total: CountRow & { readonly last_seen: string | null; readonly last_event: string | null }
   readonly severity: (CountRow & { readonly severity: string })[]
   readonly status: (CountRow & { readonly status: string })[]
   readonly types: (CountRow & { readonly log_type: string })[]

@@ -30,7 +30,8 @@ export function OverviewPanel({ state, summary }: { state: ViewState; summary: A
   const [open, setOpen] = useState(() => readLocal(OPEN_KEY) === 'open')
   const data = summary.data
   const staleAfter = data?.dashboard?.stale_after_hours ?? DEFAULT_STALE_AFTER_HOURS
-  const fresh = data ? freshness(data.total.last_seen, staleAfter) : null
+  const lastEvent = data?.total.last_event ?? null
+  const fresh = data ? freshness(lastEvent, staleAfter) : null
   const toggle = () => {
     writeLocal(OPEN_KEY, open ? null : 'open')
     setOpen(!open)
@@ -42,8 +43,8 @@ export function OverviewPanel({ state, summary }: { state: ViewState; summary: A
         <h1 id="overview-heading" class="overview-title">Overview</h1>
         {data ? <MetricStrip summary={data} state={state} /> : !summary.error && <div class="strip-skeleton" aria-busy="true"><Skeleton lines={1} height={14} /></div>}
         {data && (
-          <p class="last-event" data-testid="last-event" title={utcTitle(data.total.last_seen)}>
-            {data.total.last_seen ? `Last event ${relativeTime(data.total.last_seen)}` : 'No events yet'}
+          <p class="last-event" data-testid="last-event" title={utcTitle(lastEvent)}>
+            {lastEvent ? `Last event ${relativeTime(lastEvent)}` : 'No events yet'}
           </p>
         )}
         <button type="button" class="button button-small button-ghost overview-toggle" aria-expanded={open} aria-controls="overview-details" onClick={toggle}>
@@ -55,7 +56,7 @@ export function OverviewPanel({ state, summary }: { state: ViewState; summary: A
         <div class="banner banner-warning stale-warning" role="status" data-testid="stale-warning">
           <Icon name="clock" />
           <p>
-            <strong>Nothing has arrived for {relativeTime(data!.total.last_seen).replace(/ ago$/, '')}</strong> (longer than {formatHours(staleAfter)}). Check that
+            <strong>Nothing has arrived for {relativeTime(lastEvent).replace(/ ago$/, '')}</strong> (longer than {formatHours(staleAfter)}). Check that
             the application still sends its logs, or process the waiting ones.{' '}
             <a href={hrefFor({ view: 'settings', tab: 'logs', issue: null })} onClick={(event) => { event.preventDefault(); navigate({ view: 'settings', tab: 'logs', issue: null }) }}>
               Settings → Logs
@@ -83,7 +84,7 @@ function OverviewDetails({ data, state }: { data: Summary; state: ViewState }) {
         {data.trend.length > 0 ? (
           <>
             <TrendChart trend={trend} markers={deploys.data?.markers ?? []} selected={state.date} onSelect={(date) => navigate({ date, issue: null })} />
-            {!hasEvents(trend) && <p class="muted small">No events in these 30 days{data.total.last_seen ? ` — the last one arrived ${relativeTime(data.total.last_seen)}` : ''}.</p>}
+            {!hasEvents(trend) && <p class="muted small">No events in these 30 days{data.total.last_event ? ` — the last one arrived ${relativeTime(data.total.last_event)}` : ''}.</p>}
           </>
         ) : (
           <p class="muted small chart-empty">No events yet — the trend appears after the first import.</p>
