@@ -149,19 +149,18 @@ describe('the overview strip and freshness (issue 17 items 2, 10, 12, 14)', { ti
     expect(await page.getByTestId('last-event').getAttribute('title')).toBe(`${summary.total.last_event} UTC`)
     const warning = page.getByTestId('stale-warning')
     expect(await warning.innerText()).toMatch(/Nothing has arrived for [12] d \(longer than 1 h\)/)
-    await warning.getByRole('link', { name: 'Settings → Logs' }).click()
+    await warning.getByRole('link', { name: 'Upload or process logs' }).click()
     await expect.poll(() => new URL(page.url()).searchParams.get('tab')).toBe('logs')
     await page.goBack()
     await expect.poll(() => page.locator('.issue-row').count()).toBe(groupsTotal)
   })
 
   it('unfolds the trend (ending today, with a legend), the status distribution and the breakdowns, and remembers it', async () => {
-    const toggle = page.getByRole('button', { name: 'Show overview' })
+    const toggle = page.getByRole('heading', { name: 'Overview' }).getByRole('button', { name: 'Overview' })
     expect(await toggle.getAttribute('aria-expanded')).toBe('false')
     expect(await page.locator('#overview-details').isVisible()).toBe(false)
     await toggle.click()
-    const hide = page.getByRole('button', { name: 'Hide overview' })
-    expect(await hide.getAttribute('aria-expanded')).toBe('true')
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true')
     await page.locator('.trend-canvas canvas').first().waitFor()
     expect(await page.getByTestId('trend-legend').innerText()).toBe('All events\nError events (ERROR and worse)')
     // The window ends today: the last day the keyboard reaches is today, the data's day is inside it.
@@ -175,10 +174,12 @@ describe('the overview strip and freshness (issue 17 items 2, 10, 12, 14)', { ti
     await shot(page, '1440-light-overview-open')
     await page.reload()
     await page.locator('.trend-canvas canvas').first().waitFor()
-    await page.getByRole('button', { name: 'Hide overview' }).click()
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true')
+    await toggle.click()
     expect(await page.locator('#overview-details').isVisible()).toBe(false)
     await page.reload()
-    await page.getByRole('button', { name: 'Show overview' }).waitFor()
+    await page.locator('.issue-row').first().waitFor()
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false')
   })
 
   it('opens ERROR and worse from the Error events figure, and clears it again', async () => {

@@ -40,26 +40,28 @@ export function OverviewPanel({ state, summary }: { state: ViewState; summary: A
   return (
     <section class="overview" aria-labelledby="overview-heading">
       <div class="overview-strip">
-        <h1 id="overview-heading" class="overview-title">Overview</h1>
+        {/* A disclosure heading (WAI-ARIA accordion pattern): the heading's button folds the details. */}
+        <h1 id="overview-heading" class="overview-title">
+          <button type="button" class="overview-toggle" aria-expanded={open} aria-controls="overview-details" onClick={toggle} title={open ? 'Hide the trend and breakdowns' : 'Show the trend and breakdowns'}>
+            <Icon name="chevron" size={14} />
+            Overview
+          </button>
+        </h1>
         {data ? <MetricStrip summary={data} state={state} /> : !summary.error && <div class="strip-skeleton" aria-busy="true"><Skeleton lines={1} height={14} /></div>}
         {data && (
           <p class="last-event" data-testid="last-event" title={utcTitle(lastEvent)}>
             {lastEvent ? `Last event ${relativeTime(lastEvent)}` : 'No events yet'}
           </p>
         )}
-        <button type="button" class="button button-small button-ghost overview-toggle" aria-expanded={open} aria-controls="overview-details" onClick={toggle}>
-          <Icon name="chevron" size={14} />
-          {open ? 'Hide overview' : 'Show overview'}
-        </button>
       </div>
       {fresh?.stale && (
         <div class="banner banner-warning stale-warning" role="status" data-testid="stale-warning">
           <Icon name="clock" />
           <p>
             <strong>Nothing has arrived for {relativeTime(lastEvent).replace(/ ago$/, '')}</strong> (longer than {formatHours(staleAfter)}). Check that
-            the application still sends its logs, or process the waiting ones.{' '}
+            the application still sends its logs.{' '}
             <a href={hrefFor({ view: 'settings', tab: 'logs', issue: null })} onClick={(event) => { event.preventDefault(); navigate({ view: 'settings', tab: 'logs', issue: null }) }}>
-              Settings → Logs
+              Upload or process logs
             </a>
           </p>
         </div>
