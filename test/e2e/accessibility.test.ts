@@ -39,10 +39,21 @@ interface View {
   readonly ready: (page: Page) => Promise<unknown>
   /** Opens a dialog on top of the page; then only the dialog is scanned (the page was scanned on its own). */
   readonly open?: (page: Page) => Promise<unknown>
+  /** Changes the page (unfolds the overview) before the whole page is scanned. */
+  readonly act?: (page: Page) => Promise<unknown>
 }
 
 const views = (): View[] => [
   { name: 'issues', path: '/', ready: (page) => page.locator('tr.issue-row').first().waitFor() },
+  {
+    name: 'issues-overview-open',
+    path: '/?severity=ERROR',
+    ready: (page) => page.locator('tr.issue-row').first().waitFor(),
+    act: async (page) => {
+      await page.getByRole('heading', { name: 'Overview' }).getByRole('button').click()
+      await page.locator('.trend-canvas canvas').first().waitFor()
+    },
+  },
   { name: 'inspector', path: `/?issue=${issueId}`, ready: (page) => page.getByTestId('inspector').locator('.facts').waitFor() },
   { name: 'analytics', path: '/?view=analytics', ready: (page) => page.getByTestId('access-total').waitFor() },
   ...SETTINGS_TABS.map((tab) => ({ name: `settings-${tab}`, path: `/?view=settings&tab=${tab}`, ready: (page: Page) => page.locator(`#panel-${tab} > *`).first().waitFor() })),
@@ -89,6 +100,7 @@ describe('accessibility (issue 17 item 11)', { timeout: 240_000 }, () => {
         await page.goto(`${session.worker.url}${view.path}`)
         await view.ready(page)
         await page.waitForLoadState('networkidle')
+        await view.act?.(page)
         if (view.open) {
           await view.open(page)
           await page.locator('dialog[open]').waitFor()
