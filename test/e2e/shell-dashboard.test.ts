@@ -205,6 +205,32 @@ describe('the overview strip and freshness (issue 17 items 2, 10, 12, 14)', { ti
   })
 })
 
+describe('selects that wait for the API (issue 17 item 14)', { timeout: 60_000 }, () => {
+  it('say they are loading, disabled, until their options arrive', async () => {
+    const { context, page, problems } = await session.openPage({ viewport: { width: 1280, height: 800 } })
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    // Hold the module and deletion-source lists until the loading state has been seen.
+    await page.route(/[?&]api=(modules|sources)(&|$)/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto(session.worker.url)
+    await page.getByRole('button', { name: 'New issue' }).click()
+    const moduleSelect = page.locator('#issue-module_id')
+    expect(await moduleSelect.isDisabled()).toBe(true)
+    expect(await moduleSelect.locator('option').allTextContents()).toEqual(['Loading modules…'])
+    expect(await moduleSelect.getAttribute('aria-busy')).toBe('true')
+    await shot(page, '1280-light-select-loading')
+    release()
+    await expect.poll(() => moduleSelect.isDisabled()).toBe(false)
+    expect(await moduleSelect.locator('option').allTextContents()).toEqual(['No module', 'Billing', 'Web', 'Worker'])
+    expect(await moduleSelect.getAttribute('aria-busy')).toBe('false')
+    expect(problems).toEqual([])
+    await context.close()
+  })
+})
+
 describe('the 401 flow (issue 17 item 13)', { timeout: 60_000 }, () => {
   let secured: RunningWorker
   beforeAll(async () => {
