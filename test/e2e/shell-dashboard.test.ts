@@ -94,6 +94,8 @@ describe('the shell on a phone (390×844)', { timeout: 60_000 }, () => {
         await page.waitForLoadState('networkidle')
         const settings = await widths(page)
         expect({ tab, scroll: settings.scroll }).toEqual({ tab, scroll: Math.min(settings.scroll, settings.viewport) })
+        // The tab row scrolls sideways; the chosen tab is scrolled into sight.
+        await expect.poll(async () => { const box = (await page.locator(`#tab-${tab}`).boundingBox())!; return box.x >= 0 && box.x + box.width <= PHONE.width }).toBe(true)
       }
       await shot(page, `phone-${colorScheme}-settings`)
 
