@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'preact/hooks'
 import type { Summary } from '../api/types.ts'
-import { formatHours, freshness } from '../lib/freshness.ts'
+import { formatAge, formatHours, freshness } from '../lib/freshness.ts'
 import { relativeTime, utcTitle } from '../lib/format.ts'
 import { hasEvents, trendDays } from '../lib/trend-days.ts'
 import { listDeploys } from '../api/endpoints.ts'
@@ -58,7 +58,7 @@ export function OverviewPanel({ state, summary }: { state: ViewState; summary: A
         <div class="banner banner-warning stale-warning" role="status" data-testid="stale-warning">
           <Icon name="clock" />
           <p>
-            <strong>Nothing has arrived for {relativeTime(lastEvent).replace(/ ago$/, '')}</strong> (longer than {formatHours(staleAfter)}). Check that
+            <strong>Nothing has arrived for {formatAge(fresh.ageMs ?? 0)}</strong> (longer than {formatHours(staleAfter)}). Check that
             the application still sends its logs.{' '}
             <a href={hrefFor({ view: 'settings', tab: 'logs', issue: null })} onClick={(event) => { event.preventDefault(); navigate({ view: 'settings', tab: 'logs', issue: null }) }}>
               Upload or process logs
@@ -66,7 +66,7 @@ export function OverviewPanel({ state, summary }: { state: ViewState; summary: A
           </p>
         </div>
       )}
-      {summary.error && summary.error.status !== 401 && <ErrorBanner error={summary.error} onRetry={summary.reload} context="Overview unavailable" />}
+      {summary.error && <ErrorBanner error={summary.error} onRetry={summary.reload} context="Overview unavailable" />}
       <div id="overview-details" class="overview-details" hidden={!open}>
         {open && data && <OverviewDetails data={data} state={state} />}
       </div>

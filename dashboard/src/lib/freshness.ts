@@ -23,3 +23,9 @@ export function freshness(lastSeen: string | null | undefined, staleAfterHours: 
 export function formatHours(hours: number): string {
   return hours % 24 === 0 ? `${hours / 24} d` : `${hours} h`
 }
+
+/** How long nothing has arrived: hours up to two days ("longer than 1 d" next to "1 d" says nothing), then days. */
+export function formatAge(ageMs: number): string {
+  const hours = Math.floor(ageMs / 3_600_000)
+  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} d`
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatHours, freshness } from '../../../../dashboard/src/lib/freshness.ts'
+import { formatAge, formatHours, freshness } from '../../../../dashboard/src/lib/freshness.ts'
 import { hasEvents, trendDays } from '../../../../dashboard/src/lib/trend-days.ts'
 import type { Summary } from '../../../../shared/api.ts'
 
@@ -18,6 +18,8 @@ describe('freshness (issue 17 item 10)', () => {
 
   it('states the while in days when it is whole days', () => {
     expect([formatHours(1), formatHours(24), formatHours(36), formatHours(168)]).toEqual(['1 h', '1 d', '36 h', '7 d'])
+    // The age: hours for the first two days, so "for 30 h (longer than 1 d)" never reads "for 1 d (longer than 1 d)".
+    expect([formatAge(59 * 60_000), formatAge(30 * 3_600_000), formatAge(47.9 * 3_600_000), formatAge(48 * 3_600_000), formatAge(100 * 3_600_000)]).toEqual(['0 h', '30 h', '47 h', '2 d', '4 d'])
   })
 })
 
