@@ -171,6 +171,9 @@ describe('the overview strip and freshness (issue 17 items 2, 10, 12, 14)', { ti
     await expect.poll(() => page.locator('.trend-readout').textContent()).toContain(`${TODAY}: 0 events`)
     for (let step = 0; step < 2; step++) await page.keyboard.press('ArrowLeft')
     await expect.poll(() => page.locator('.trend-readout').textContent()).toMatch(new RegExp(`^${RECENT}: [1-9]\\d* events`))
+    // Item 14: log-type labels are whole (not cut to "nginx_acc…", not broken mid-word).
+    const label = page.locator('.breakdown-label', { hasText: 'nginx_access' })
+    expect(await label.evaluate((element) => [element.scrollWidth <= element.clientWidth, element.getBoundingClientRect().height < 24])).toEqual([true, true])
     // Item 14: the status label with its apostrophe.
     expect(await page.getByTestId('metric-status').textContent()).toContain("Won't fix 1")
     await shot(page, '1440-light-overview-open')
