@@ -199,7 +199,8 @@ export interface CountRow {
 
 /** `GET ?api=summary` (reference §3.1). */
 export interface Summary {
-  readonly total: CountRow & { readonly last_seen: string | null }
+  /** `last_event`: the newest `last_seen` of an ingested issue — the newest event (manual issues have none). */
+  readonly total: CountRow & { readonly last_seen: string | null; readonly last_event: string | null }
   readonly severity: (CountRow & { readonly severity: string })[]
   readonly status: (CountRow & { readonly status: string })[]
   readonly types: (CountRow & { readonly log_type: string })[]
@@ -207,6 +208,8 @@ export interface Summary {
   readonly daily_severity: { readonly day: string; readonly severity: string; readonly count: number }[]
   readonly files: SourceFile[]
   readonly modules: Module[]
+  /** Config `dashboard.*` the overview needs: warn when no event arrived for `stale_after_hours` (issue 17). */
+  readonly dashboard: { readonly stale_after_hours: number }
 }
 
 /** `GET ?api=ingestion-settings` (reference §3.5). */

@@ -2,7 +2,7 @@ import type { Env } from './env.ts'
 import { PAGINATION } from '../shared/constants.ts'
 import type { AssignableUser } from '../shared/api.ts'
 import { integerSetting, readSetting, type ConfigSection } from './config/config-section.ts'
-import { DATABASE_SECTION, INGESTION_SECTION, LIMITS_SECTION, RETENTION_SECTION } from './config/sections.ts'
+import { DASHBOARD_SECTION, DATABASE_SECTION, INGESTION_SECTION, LIMITS_SECTION, RETENTION_SECTION } from './config/sections.ts'
 import { parseAppDatabases } from './db/app-databases.ts'
 import { CONNECTORS_SECTION } from './connectors/connectors-config.ts'
 
@@ -42,7 +42,7 @@ export interface ServiceConfig {
 }
 
 /** The sections every installation has; plugins register theirs through `parseConfig`'s `sections`. */
-const CORE_SECTIONS: readonly ConfigSection<unknown>[] = [LIMITS_SECTION, DATABASE_SECTION, INGESTION_SECTION, RETENTION_SECTION, CONNECTORS_SECTION]
+const CORE_SECTIONS: readonly ConfigSection<unknown>[] = [LIMITS_SECTION, DATABASE_SECTION, INGESTION_SECTION, RETENTION_SECTION, CONNECTORS_SECTION, DASHBOARD_SECTION]
 /** Keys outside any section. */
 const TOP_LEVEL_KEYS = ['auth.token', 'pagination.default_limit', 'pagination.max_limit', 'assignable_users', 'server_timing']
 

@@ -9,5 +9,6 @@ import './styles/issue-list.css'
 import './styles/inspector.css'
 import './styles/analytics.css'
 import './styles/merge.css'
+import './styles/shell.css'
 
 render(<App />, document.getElementById('app')!)

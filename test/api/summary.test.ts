@@ -19,7 +19,7 @@ describe('summary (reference §3.1)', { timeout: 60_000 }, () => {
   it('answers every section for an empty application', async () => {
     const app = await createTestApp('summary-empty')
     expect(await summary(app)).toEqual({
-      total: { groups_count: 0, occurrences: 0, last_seen: null },
+      total: { groups_count: 0, occurrences: 0, last_seen: null, last_event: null },
       severity: [],
       status: [],
       types: [],
@@ -27,6 +27,7 @@ describe('summary (reference §3.1)', { timeout: 60_000 }, () => {
       daily_severity: [],
       files: [],
       modules: [],
+      dashboard: { stale_after_hours: 24 },
     })
   })
 
@@ -38,7 +39,7 @@ describe('summary (reference §3.1)', { timeout: 60_000 }, () => {
     }
     await ok(processIncoming(app))
     const body = await summary(app)
-    expect(body.total).toEqual({ groups_count: 9, occurrences: 10, last_seen: '2026-01-01 13:01:00' })
+    expect(body.total).toEqual({ groups_count: 9, occurrences: 10, last_seen: '2026-01-01 13:01:00', last_event: '2026-01-01 13:01:00' })
     expect(body.severity).toEqual([
       { severity: 'ERROR', groups_count: 4, occurrences: 5 },
       { severity: 'WARNING', groups_count: 2, occurrences: 2 },
@@ -133,5 +134,31 @@ describe('summary (reference §3.1)', { timeout: 60_000 }, () => {
       ['gamma', 0],
     ])
     expect(modules[0]).toEqual({ id: expect.any(Number), name: 'Alpha', slug: 'alpha', color: '#6366f1', created_at: expect.any(String), issue_count: 1 })
+  })
+
+  it('carries config dashboard.stale_after_hours for the freshness warning (issue 17), and warns on a bad value', async () => {
+    const app = await createTestApp('summary-freshness')
+    const configured = await get('summary', { query: { app }, env: { SERVICE_CONFIG: '{"dashboard":{"stale_after_hours":2}}' } })
+    expect(configured.status, configured.text).toBe(200)
+    expect(configured.roundTrips).toBe(1)
+    expect(configured.body.dashboard).toEqual({ stale_after_hours: 2 })
+    const bad = { SERVICE_CONFIG: '{"dashboard.stale_after_hours":0}' }
+    const fallback = await get('summary', { query: { app }, env: bad })
+    expect(fallback.body.dashboard).toEqual({ stale_after_hours: 24 })
+    const health = await get('health', { env: bad })
+    expect(health.body.config_warnings).toContain('SERVICE_CONFIG dashboard.stale_after_hours must be an integer from 1 to 8760; using 24.')
+  })
+
+  it('tells the newest event apart from the newest issue: a manual issue moves last_seen, not last_event (issue 17)', async () => {
+    const app = await createTestApp('summary-last-event')
+    await upload(app, 'x/laravel.log', laravelLines(2, { day: '2026-02-03' }))
+    const imported = (await summary(app)).total
+    expect(imported.last_event).toMatch(/^2026-02-03 /)
+    expect(imported.last_seen).toBe(imported.last_event)
+    expect((await post('issues', { title: 'Written by hand', kind: 'task' }, { query: { app } })).status).toBe(201)
+    const after = (await summary(app)).total
+    expect(after.last_event).toBe(imported.last_event)
+    expect(after.last_seen > imported.last_event).toBe(true)
+    expect(after.groups_count).toBe(imported.groups_count + 1)
   })
 })

@@ -50,6 +50,8 @@ afterAll(async () => {
 describe('release tracking in the dashboard', { timeout: 60_000 }, () => {
   it('marks deploys on the overview trend chart', async () => {
     await page.goto(`${worker.url}/`)
+    // Issue 17: the overview is a one-line strip; its heading's button unfolds the trend chart.
+    await page.getByRole('heading', { name: 'Overview' }).getByRole('button').click()
     const markers = page.getByTestId('deploy-markers')
     await markers.waitFor()
     expect(await markers.locator('li').allTextContents()).toEqual([`▍ shop@2.0.0 (production) · ${today}`])

@@ -37,3 +37,12 @@ export const LIMITS_SECTION = defineSection('limits', {
   /** Largest JSON request body accepted. */
   max_body_bytes: integerSetting(1024, 100 * MiB, MiB),
 })
+
+/**
+ * `dashboard.*` (issue 17 item 10). `stale_after_hours`: with no event for longer than this, the dashboard shows
+ * a "nothing has arrived" warning (a log shipper that died looks exactly like a quiet day otherwise). Sent to
+ * the dashboard inside `summary`, so it costs no request of its own.
+ */
+export const DASHBOARD_SECTION = defineSection('dashboard', {
+  stale_after_hours: integerSetting(1, 8760, 24),
+})

@@ -15,15 +15,17 @@ const WINDOW_DAYS = 30
  * built by a scalar subquery. Issue figures come from one GROUP BY over issues; day figures from the
  * `daily_counts` rollup (occurrences per day and severity, a few rows per day), so their cost does not grow
  * with the number of occurrences or issues. The 30-day window of `daily_severity` is cut here. Sections are
- * ordered here, because JSON aggregation does not keep order on every engine.
+ * ordered here, because JSON aggregation does not keep order on every engine. `dashboard` carries the
+ * dashboard's configured freshness threshold (config `dashboard.*`), so the overview needs no second request.
  */
-export async function getSummary(scope: AppScope, now: Date): Promise<Summary> {
+export async function getSummary(scope: AppScope, now: Date, dashboard: Summary['dashboard']): Promise<Summary> {
   const { t, db } = scope
   const d = db.dialect
   const sql = `SELECT
     ${d.jsonArray(
-      { severity: 'x.severity', status: 'x.status', log_type: 'x.log_type', groups_count: 'x.groups_count', occurrences: 'x.occurrences', last_seen: 'x.last_seen' },
-      `FROM (SELECT severity, status, log_type, COUNT(*) AS groups_count, COALESCE(SUM(count), 0) AS occurrences, MAX(last_seen) AS last_seen
+      { severity: 'x.severity', status: 'x.status', log_type: 'x.log_type', groups_count: 'x.groups_count', occurrences: 'x.occurrences', last_seen: 'x.last_seen', last_event: 'x.last_event' },
+      `FROM (SELECT severity, status, log_type, COUNT(*) AS groups_count, COALESCE(SUM(count), 0) AS occurrences, MAX(last_seen) AS last_seen,
+                    MAX(CASE WHEN origin = 'ingested' THEN last_seen END) AS last_event
              FROM ${t.groups} GROUP BY severity, status, log_type) x`,
     )} AS breakdown,
     ${d.jsonArray({ day: 'x.day', count: 'x.count' }, `FROM (SELECT day, SUM(count) AS count FROM ${t.dailyCounts} WHERE count > 0 GROUP BY day) x`)} AS trend,
@@ -36,7 +38,7 @@ export async function getSummary(scope: AppScope, now: Date): Promise<Summary> {
     )} AS modules`
   const { rows } = await db.execute({ sql })
   const row = rows[0] ?? {}
-  type Breakdown = { severity: string; status: string; log_type: string; groups_count: number; occurrences: number; last_seen: string | null }
+  type Breakdown = { severity: string; status: string; log_type: string; groups_count: number; occurrences: number; last_seen: string | null; last_event: string | null }
   const breakdown = parseJson<Breakdown[]>(row.breakdown, [])
   const trend = parseJson<{ day: string; count: number }[]>(row.trend, [])
     .map((entry) => ({ day: entry.day, count: Number(entry.count) }))
@@ -54,7 +56,9 @@ export async function getSummary(scope: AppScope, now: Date): Promise<Summary> {
     total: {
       groups_count: sum(breakdown, 'groups_count'),
       occurrences: sum(breakdown, 'occurrences'),
-      last_seen: breakdown.reduce<string | null>((max, b) => (b.last_seen !== null && (max === null || b.last_seen > max) ? b.last_seen : max), null),
+      last_seen: newest(breakdown.map((b) => b.last_seen)),
+      // Issue 17 item 10: "Last event" must not be reset by a manual or tracker-made issue, which has no event.
+      last_event: newest(breakdown.map((b) => b.last_event)),
     },
     severity: rollUp(breakdown, 'severity', SEVERITIES).map(([severity, bucket]) => ({ severity, ...bucket })),
     status: rollUp(breakdown, 'status', STATUS_SUMMARY_ORDER).map(([status, bucket]) => ({ status, ...bucket })),
@@ -65,7 +69,12 @@ export async function getSummary(scope: AppScope, now: Date): Promise<Summary> {
     daily_severity: daily,
     files: parseJson<Record<string, unknown>[]>(row.files, []).map(toSourceFile).sort(compareSourceFiles),
     modules,
+    dashboard: { stale_after_hours: dashboard.stale_after_hours },
   }
+}
+
+function newest(values: readonly (string | null)[]): string | null {
+  return values.reduce<string | null>((max, value) => (value !== null && value !== undefined && (max === null || value > max) ? value : max), null)
 }
 
 /** Totals per value of `key`, in `order` first and any other value after it (alphabetically). */

@@ -25,10 +25,29 @@ export function setCurrentApp(app: string): void {
   currentApp = app
 }
 
-/** Called on every 401, so the shell can open the API-key dialog. */
+/** Called on every 401, so the shell can show the API-key screen. */
 export function onUnauthorized(listener: () => void): () => void {
   unauthorizedListeners.add(listener)
   return () => unauthorizedListeners.delete(listener)
+}
+
+/**
+ * Whether the server accepts `token` (issue 17 item 13: a key is checked before it is called saved). Asks
+ * `applications` — cheap, outside any application, behind the token like every endpoint but `health` —
+ * with the candidate key only; it never touches the saved key and never tells the shell about the 401.
+ * Any other failure (server unreachable, 5xx) is an ApiError: "refused" would be a lie then.
+ */
+export async function checkToken(token: string): Promise<boolean> {
+  let response: Response
+  try {
+    response = await fetch(apiUrl('applications', {}, null), { headers: { accept: 'application/json', 'x-service-token': token }, credentials: 'same-origin', cache: 'no-store' })
+  } catch {
+    throw new ApiError(0, 'The server could not be reached. Check that Loupe is running, then retry.')
+  }
+  if (response.ok) return true
+  if (response.status === 401) return false
+  const data: unknown = await response.json().catch(() => null)
+  throw new ApiError(response.status, isErrorBody(data) ? data.error : `The key could not be checked (HTTP ${response.status}).`)
 }
 
 /** `/?api=<endpoint>&app=<app>&…` on this origin; empty values are left out. */

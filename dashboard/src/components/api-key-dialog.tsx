@@ -1,63 +1,32 @@
-import { useState } from 'preact/hooks'
-import { getToken, setToken } from '../state/token.ts'
+import { setToken, getToken } from '../state/token.ts'
 import { invalidateData } from '../state/data-epoch.ts'
 import { showToast } from '../state/toasts.ts'
+import { ApiKeyForm } from './api-key-form.tsx'
 import { Dialog } from './dialog.tsx'
-import { Field, fieldProps } from './field.tsx'
 
-/**
- * The API key (`SERVICE_TOKEN`). It is kept in this browser's localStorage and sent as `X-Service-Token`;
- * a 401 from any call opens this dialog with `reason` set.
- */
-export function ApiKeyDialog({ onClose, reason }: { onClose: () => void; reason: 'unauthorized' | 'manual' }) {
-  const [value, setValue] = useState(getToken() ?? '')
-  const [show, setShow] = useState(false)
+/** The top bar's API-key dialog: change or forget the key kept in this browser. A 401 shows ApiKeyScreen instead. */
+export function ApiKeyDialog({ onClose }: { onClose: () => void }) {
   const hadToken = getToken() !== null
-
-  const save = (event: Event) => {
-    event.preventDefault()
-    setToken(value)
-    showToast(value.trim() ? 'API key saved in this browser' : 'API key removed from this browser')
-    onClose()
-    invalidateData()
-  }
-
   return (
     <Dialog title="API key" onClose={onClose}>
-      <form onSubmit={save} class="form">
-        {reason === 'unauthorized' && (
-          <div class="banner banner-warning" role="alert">
-            <p>
-              {hadToken ? 'The server rejected the saved API key.' : 'This Loupe server requires an API key.'} Enter the value of <code>SERVICE_TOKEN</code>.
-            </p>
-          </div>
+      <ApiKeyForm
+        onSaved={() => {
+          showToast('API key checked and saved in this browser')
+          onClose()
+          invalidateData()
+        }}
+      >
+        {(busy) => (
+          <>
+            {hadToken && (
+              <button type="button" class="button button-ghost" disabled={busy} onClick={() => { setToken(null); showToast('API key removed from this browser'); onClose(); invalidateData() }}>
+                Forget key
+              </button>
+            )}
+            <button type="button" class="button button-ghost" onClick={onClose}>Cancel</button>
+          </>
         )}
-        <Field id="api-key" label="API key" hint="Stored only in this browser (localStorage) and sent as the X-Service-Token header.">
-          <div class="input-with-button">
-            <input
-              {...fieldProps('api-key', undefined, 'hint')}
-              aria-describedby="api-key-hint"
-              type={show ? 'text' : 'password'}
-              autocomplete="off"
-              spellcheck={false}
-              value={value}
-              onInput={(event) => setValue(event.currentTarget.value)}
-            />
-            <button type="button" class="button button-small button-ghost" aria-pressed={show} onClick={() => setShow(!show)}>
-              {show ? 'Hide' : 'Show'}
-            </button>
-          </div>
-        </Field>
-        <div class="form-actions">
-          {hadToken && (
-            <button type="button" class="button button-ghost" onClick={() => { setToken(null); setValue(''); showToast('API key removed from this browser'); invalidateData() }}>
-              Forget key
-            </button>
-          )}
-          <button type="button" class="button button-ghost" onClick={onClose}>Cancel</button>
-          <button type="submit" class="button button-primary">Save key</button>
-        </div>
-      </form>
+      </ApiKeyForm>
     </Dialog>
   )
 }

@@ -37,6 +37,7 @@ const PATHS: Record<string, string> = {
   layers: 'm12 2 10 5-10 5L2 7l10-5ZM2 17l10 5 10-5M2 12l10 5 10-5',
   file: 'M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8l-6-6Zm0 0v6h6',
   chevron: 'm9 18 6-6-6-6',
+  menu: 'M3 6h18M3 12h18M3 18h18',
   chart: 'M3 3v18h18M7 16v-5m5 5V8m5 8v-9',
 }
 

@@ -72,7 +72,8 @@ export function Inspector({ issueId, app }: { issueId: number; app: string }) {
             <IssueReleases issueId={issueId} app={app} />
             {issue.sample_message && (
               <InspectorSection title="Message">
-                <pre class="message">{issue.sample_message}</pre>
+                {/* Focusable: it scrolls, and keyboard users must be able to scroll it (axe scrollable-region-focusable). */}
+                <pre class="message" tabIndex={0} aria-label="Message">{issue.sample_message}</pre>
               </InspectorSection>
             )}
             {issue.sample_stack && (

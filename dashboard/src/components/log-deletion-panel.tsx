@@ -70,8 +70,9 @@ export function LogDeletionPanel({ app }: { app: string }) {
           </Field>
         ) : (
           <Field id="deletion-source" label="Source file">
-            <select {...fieldProps('deletion-source')} value={sourceId} onChange={(event) => { setSourceId(event.currentTarget.value); setPreview(null) }}>
-              <option value="">Choose a source…</option>
+            {/* Issue 17 item 14: while the list loads the select says so instead of looking empty. */}
+            <select {...fieldProps('deletion-source')} value={sourceId} disabled={!sources.data} aria-busy={sources.loading} onChange={(event) => { setSourceId(event.currentTarget.value); setPreview(null) }}>
+              <option value="">{sources.data ? 'Choose a source…' : sources.error ? 'Sources unavailable' : 'Loading sources…'}</option>
               {(sources.data ?? []).map((file) => <option key={file.id} value={String(file.id)}>{basename(file.path)} — {file.path}</option>)}
             </select>
           </Field>

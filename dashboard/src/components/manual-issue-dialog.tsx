@@ -80,8 +80,9 @@ export function ManualIssueDialog({ onClose }: { onClose: () => void }) {
         </div>
         <div class="form-grid">
           <Field id="issue-module_id" label="Module" error={errors.module_id}>
-            <select {...fieldProps('issue-module_id', errors.module_id)} value={form.module_id} onChange={(event) => set({ module_id: event.currentTarget.value })}>
-              <option value="">No module</option>
+            {/* Issue 17 item 14: a loading state instead of a select that looks as if there were no modules. */}
+            <select {...fieldProps('issue-module_id', errors.module_id)} value={form.module_id} disabled={!modules.data} aria-busy={modules.loading} onChange={(event) => set({ module_id: event.currentTarget.value })}>
+              <option value="">{modules.data ? 'No module' : modules.error ? 'Modules unavailable' : 'Loading modules…'}</option>
               {(modules.data?.data ?? []).map((module) => <option key={module.id} value={String(module.id)}>{module.name}</option>)}
             </select>
           </Field>

@@ -5,86 +5,81 @@ import { ERROR_SEVERITIES } from '../lib/trend-days.ts'
 import { navigate, type ViewState } from '../state/url-state.ts'
 
 /**
- * Indexed events, unique issue groups, error events (ERROR and worse), warnings, and the status
- * distribution (reference §7). The error/warning cards and each status filter the list when clicked.
+ * The overview's figures on one line (issue 17 item 2: the list comes first, the overview is a strip):
+ * indexed events, issue groups, error events (ERROR and worse) and warnings. The error and warning figures are
+ * toggles that filter the list — errors by `min_severity=ERROR`, which is what the figure counts.
  */
-export function MetricCards({ summary, state }: { summary: Summary; state: ViewState }) {
+export function MetricStrip({ summary, state }: { summary: Summary; state: ViewState }) {
   const occurrences = (severities: (severity: string) => boolean) =>
     summary.severity.filter((row) => severities(row.severity)).reduce((sum, row) => sum + Number(row.occurrences), 0)
   const errors = occurrences((severity) => ERROR_SEVERITIES.has(severity))
   const warnings = occurrences((severity) => severity === 'WARNING')
-  const statusTotal = summary.status.reduce((sum, row) => sum + Number(row.groups_count), 0)
-  const byStatus = new Map(summary.status.map((row) => [row.status, Number(row.groups_count)]))
-
+  const errorsOn = state.min_severity === 'ERROR'
+  const warningsOn = state.severity === 'WARNING'
   return (
-    <div class="metric-grid">
-      <Card label="Indexed events" value={summary.total.occurrences} testId="metric-events" />
-      <Card label="Unique issue groups" value={summary.total.groups_count} testId="metric-groups" />
-      <Card
-        label="Error events"
-        value={errors}
-        testId="metric-errors"
-        tone="danger"
-        active={state.severity === 'ERROR'}
-        onClick={() => navigate({ severity: state.severity === 'ERROR' ? '' : 'ERROR', issue: null })}
-        title="ERROR, CRITICAL, ALERT and EMERGENCY events. Click to show ERROR issues."
-      />
-      <Card
-        label="Warnings"
-        value={warnings}
-        testId="metric-warnings"
-        tone="warning"
-        active={state.severity === 'WARNING'}
-        onClick={() => navigate({ severity: state.severity === 'WARNING' ? '' : 'WARNING', issue: null })}
-        title="Click to show WARNING issues."
-      />
-      <div class="metric-card metric-status" data-testid="metric-status">
-        <span class="metric-label">Status distribution</span>
-        <div class="status-bar" aria-hidden="true">
-          {STATUS_SUMMARY_ORDER.map((status) => {
-            const count = byStatus.get(status) ?? 0
-            return count ? <span key={status} class={`status-fill status-${status}`} style={{ flexGrow: count }} /> : null
-          })}
-          {statusTotal === 0 && <span class="status-fill" style={{ flexGrow: 1 }} />}
-        </div>
-        <div class="status-chips">
-          {STATUS_SUMMARY_ORDER.map((status) => (
-            <button
-              key={status}
-              type="button"
-              class={state.status === status ? 'status-chip active' : 'status-chip'}
-              aria-pressed={state.status === status}
-              onClick={() => navigate({ status: state.status === status ? '' : status, issue: null })}
-            >
-              <span class={`dot status-dot-${status}`} aria-hidden="true" />
-              {humanize(status)} <strong>{formatNumber(byStatus.get(status) ?? 0)}</strong>
-            </button>
-          ))}
-        </div>
-      </div>
-    </div>
+    <ul class="metric-strip" aria-label="Totals">
+      <li class="metric" data-testid="metric-events">
+        <strong>{formatNumber(summary.total.occurrences)}</strong> events
+      </li>
+      <li class="metric" data-testid="metric-groups">
+        <strong>{formatNumber(summary.total.groups_count)}</strong> issue groups
+      </li>
+      <li>
+        <button
+          type="button"
+          class={errorsOn ? 'metric metric-toggle tone-danger active' : 'metric metric-toggle tone-danger'}
+          aria-pressed={errorsOn}
+          title="ERROR, CRITICAL, ALERT and EMERGENCY events. Click to show the issues of ERROR and worse."
+          onClick={() => navigate({ min_severity: errorsOn ? '' : 'ERROR', severity: '', issue: null })}
+          data-testid="metric-errors"
+        >
+          <strong>{formatNumber(errors)}</strong> error events
+        </button>
+      </li>
+      <li>
+        <button
+          type="button"
+          class={warningsOn ? 'metric metric-toggle tone-warning active' : 'metric metric-toggle tone-warning'}
+          aria-pressed={warningsOn}
+          title="Click to show WARNING issues."
+          onClick={() => navigate({ severity: warningsOn ? '' : 'WARNING', min_severity: '', issue: null })}
+          data-testid="metric-warnings"
+        >
+          <strong>{formatNumber(warnings)}</strong> warnings
+        </button>
+      </li>
+    </ul>
   )
 }
 
-function Card({ label, value, tone, onClick, active, title, testId }: {
-  label: string
-  value: number
-  tone?: 'danger' | 'warning'
-  onClick?: () => void
-  active?: boolean
-  title?: string
-  testId: string
-}) {
-  const body = (
-    <>
-      <span class="metric-label">{label}</span>
-      <span class={tone ? `metric-value tone-${tone}` : 'metric-value'}>{formatNumber(value)}</span>
-    </>
-  )
-  if (!onClick) return <div class="metric-card" data-testid={testId}>{body}</div>
+/** Issues per status as a bar and a toggle per status (reference §7 "status distribution"). */
+export function StatusDistribution({ summary, state }: { summary: Summary; state: ViewState }) {
+  const statusTotal = summary.status.reduce((sum, row) => sum + Number(row.groups_count), 0)
+  const byStatus = new Map(summary.status.map((row) => [row.status, Number(row.groups_count)]))
   return (
-    <button type="button" class={active ? 'metric-card clickable active' : 'metric-card clickable'} aria-pressed={active} title={title} onClick={onClick} data-testid={testId}>
-      {body}
-    </button>
+    <section class="panel metric-status" data-testid="metric-status" aria-labelledby="status-distribution-heading">
+      <h2 id="status-distribution-heading" class="panel-title">Status distribution</h2>
+      <div class="status-bar" aria-hidden="true">
+        {STATUS_SUMMARY_ORDER.map((status) => {
+          const count = byStatus.get(status) ?? 0
+          return count ? <span key={status} class={`status-fill status-${status}`} style={{ flexGrow: count }} /> : null
+        })}
+        {statusTotal === 0 && <span class="status-fill" style={{ flexGrow: 1 }} />}
+      </div>
+      <div class="status-chips">
+        {STATUS_SUMMARY_ORDER.map((status) => (
+          <button
+            key={status}
+            type="button"
+            class={state.status === status ? 'status-chip active' : 'status-chip'}
+            aria-pressed={state.status === status}
+            onClick={() => navigate({ status: state.status === status ? '' : status, issue: null })}
+          >
+            <span class={`dot status-dot-${status}`} aria-hidden="true" />
+            {humanize(status)} <strong>{formatNumber(byStatus.get(status) ?? 0)}</strong>
+          </button>
+        ))}
+      </div>
+    </section>
   )
 }

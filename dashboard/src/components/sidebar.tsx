@@ -5,8 +5,12 @@ import { AppSwitcher } from './app-switcher.tsx'
 import { Icon } from './icon.tsx'
 import { SourcesList } from './sources-list.tsx'
 
-/** Application switcher, navigation and the sources list (reference §7 "Shell"). */
-export function Sidebar({ state, onManageApps }: { state: ViewState; onManageApps: () => void }) {
+/**
+ * Application switcher, navigation and the sources list (reference §7 "Shell"). Below 960 px it is a drawer
+ * the top bar's menu button opens (issue 17 item 1: on a phone it used to fill the whole first screen);
+ * `open` only matters there.
+ */
+export function Sidebar({ state, onManageApps, open }: { state: ViewState; onManageApps: () => void; open: boolean }) {
   const plugins = useApi(`plugins:${state.app}`, listPlugins)
   const link = (view: ViewState['view'], label: string, icon: string) => (
     <a
@@ -23,7 +27,7 @@ export function Sidebar({ state, onManageApps }: { state: ViewState; onManageApp
     </a>
   )
   return (
-    <aside class="sidebar" aria-label="Sidebar">
+    <aside id="sidebar" class={open ? 'sidebar open' : 'sidebar'} aria-label="Sidebar">
       <div class="brand">
         <svg width="22" height="22" viewBox="0 0 32 32" aria-hidden="true">
           <circle cx="13" cy="13" r="9" fill="none" stroke="currentColor" stroke-width="4" />

@@ -7,7 +7,7 @@ import { navigate } from '../state/url-state.ts'
 
 /**
  * The imported log files, newest first, 12 at a time with "Load more" (reference §7). Choosing one filters
- * the issue list to issues that occurred in it (`source` = the file's path).
+ * the issue list to issues that occurred in it (`source` = the file's path). Each shows its module.
  */
 export function SourcesList({ app, active }: { app: string; active: string }) {
   const [pages, setPages] = useState(1)
@@ -54,12 +54,14 @@ export function SourcesList({ app, active }: { app: string; active: string }) {
               type="button"
               class={active === file.path ? 'source-item active' : 'source-item'}
               aria-pressed={active === file.path}
-              title={`${file.path}\nImported ${utcTitle(file.imported_at)}`}
+              title={`${file.path}${file.module_name ? `\nModule ${file.module_name}` : ''}\nImported ${utcTitle(file.imported_at)}`}
               onClick={() => navigate({ view: 'issues', source: active === file.path ? '' : file.path, issue: null })}
             >
               <span class="dot" style={{ background: file.module_color ?? 'var(--muted)' }} aria-hidden="true" />
               <span class="source-name">{basename(file.path)}</span>
               <span class="source-meta">
+                {/* Issue 17 item 14: which module a file belongs to (same-named logs of several modules). */}
+                {file.module_name && <span class="source-module">{file.module_name} · </span>}
                 {formatNumber(file.occurrence_count)} · {relativeTime(file.imported_at)}
               </span>
             </button>

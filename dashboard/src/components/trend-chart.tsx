@@ -10,7 +10,7 @@ import type { DeployMarker } from '../../../shared/schemas/releases.ts'
 const CHART_HEIGHT = 150
 
 /**
- * Daily events (bars, error events darker inside them) over the last 30 days. Clicking a day — or picking one with
+ * Daily events (bars, error events darker inside them) over the 30 days ending today, with a legend. Clicking a day — or picking one with
  * the arrow keys and Enter — filters the issue list by it (reference §7); clicking the selected day clears.
  * Deploys within the window are dashed vertical markers labelled with their version (reference §7 "deploy
  * markers"), also listed under the chart for screen readers.
@@ -135,6 +135,12 @@ export function TrendChart({ trend, markers = [], selected, onSelect }: { trend:
         }}
         onBlur={() => setFocusIndex(null)}
       />
+      {/* Issue 17 item 10: the stacked colours need a key; the error bar is drawn over the events bar. */}
+      <ul class="chart-legend" aria-label="Legend" data-testid="trend-legend">
+        <li><span class="swatch swatch-events" aria-hidden="true" />All events</li>
+        <li><span class="swatch swatch-errors" aria-hidden="true" />Error events (ERROR and worse)</li>
+        {markers.length > 0 && <li><span class="swatch swatch-deploy" aria-hidden="true" />Deploy</li>}
+      </ul>
       {markers.length > 0 && (
         <ul class="deploy-markers muted small" data-testid="deploy-markers" aria-label="Deploys in the last 30 days">
           {markers.map((marker) => (

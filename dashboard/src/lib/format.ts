@@ -33,6 +33,8 @@ export function utcTitle(timestamp: string | null | undefined): string {
 /** `in_progress` → "In progress", `feature_request` → "Feature request". */
 export function humanize(value: string | null | undefined): string {
   if (!value) return ''
+  // The status's label, with its apostrophe (issue 17 item 14: "Wont fix" read as a typo).
+  if (value === 'wont_fix') return "Won't fix"
   const text = value.replace(/_/g, ' ')
   return text.charAt(0).toUpperCase() + text.slice(1)
 }

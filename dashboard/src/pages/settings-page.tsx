@@ -1,3 +1,4 @@
+import { useEffect } from 'preact/hooks'
 import { FailedImportsPanel } from '../components/failed-imports-panel.tsx'
 import { IngestionSettingsPanel } from '../components/ingestion-settings-panel.tsx'
 import { LogDeletionPanel } from '../components/log-deletion-panel.tsx'
@@ -15,6 +16,8 @@ const LABELS: Record<ViewState['tab'], string> = { ingestion: 'Ingestion', logs:
 
 /** Settings: ingestion severities, log upload and processing, deletion and archive retention, plugins, HTTP/Sentry ingest, alerting, the issue tracker, releases, connectors. */
 export function SettingsPage({ state }: { state: ViewState }) {
+  // On a phone the tab row scrolls sideways (issue 17 item 1): keep the chosen tab in sight.
+  useEffect(() => document.getElementById(`tab-${state.tab}`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' }), [state.tab])
   const onKey = (event: KeyboardEvent) => {
     // WAI-ARIA tabs: arrow keys move between tabs.
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return
