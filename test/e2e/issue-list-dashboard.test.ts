@@ -180,7 +180,7 @@ describe('issue list', { timeout: 60_000 }, () => {
     await bar.locator('#bulk-status').selectOption('wont_fix')
     await bar.getByRole('button', { name: 'Set status' }).focus()
     await page.keyboard.press('Enter')
-    await expect.poll(() => page.locator(`tr[data-issue-id="${b.id}"] .status`).textContent()).toBe('Wont fix')
+    await expect.poll(() => page.locator(`tr[data-issue-id="${b.id}"] .status`).textContent()).toBe("Won't fix")
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Set status')
     expect(await bar.textContent()).toContain('2 issues selected')
 
@@ -238,7 +238,7 @@ describe('issue list', { timeout: 60_000 }, () => {
       await card.getByRole('button', { name: `Actions for ${expected.items[0]!.title}` }).click()
       const menu = card.getByRole('menu')
       // Every status but its own (and `reoccurred`, which only a new occurrence sets).
-      const statuses = { open: 'Mark open', in_progress: 'Mark in progress', fixed: 'Mark fixed', wont_fix: 'Mark wont fix' }
+      const statuses = { open: 'Mark open', in_progress: 'Mark in progress', fixed: 'Mark fixed', wont_fix: "Mark won't fix" }
       const others = Object.entries(statuses).filter(([status]) => status !== expected.items[0]!.status).map(([, label]) => label)
       expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Open', 'Select', ...others])
       await shot(phone.page, `390-cards-${colorScheme}`)
