@@ -17,6 +17,7 @@ import { getIssueDetail, type IssueDetail } from './issue-detail.ts'
 import { readIssueSearch } from './issue-search.ts'
 import { changeIssueStatus, normalizeNote } from './issue-status.ts'
 import { searchIssues } from './list-issues.ts'
+import { registerIssuePageRoutes } from './issue-page-routes.ts'
 
 /** The issue workflow endpoints (reference §3.1). */
 export function registerIssueRoutes(router: ApiRouter): void {
@@ -27,6 +28,7 @@ export function registerIssueRoutes(router: ApiRouter): void {
   route(router, '/issue-status', { POST: updateIssueStatus }, [withApp])
   route(router, '/bulk-issues', { POST: bulkIssues }, [withApp])
   route(router, '/assign-issue', { POST: assign }, [withApp])
+  registerIssuePageRoutes(router)
   route(router, '/assignable-users', { GET: (_request, deps) => json({ data: deps.config.assignableUsers }) }, [withApp])
 }
 

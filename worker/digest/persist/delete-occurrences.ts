@@ -2,6 +2,7 @@ import type { SqlValue, Statement } from '../../../drivers/driver.ts'
 import { namedBatch } from '../../../drivers/named-batch.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { unfoldDailyCountsStatement } from './daily-counts.ts'
+import { orphanValuesStatement } from '../issue-value-rollup.ts'
 import { randomToken } from './random-token.ts'
 
 /**
@@ -81,6 +82,7 @@ function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection,
         AND NOT EXISTS (SELECT 1 FROM ${t.occurrences} o WHERE o.group_id = ${G}.id)`,
       args: [token],
     } satisfies Statement,
+    values: orphanValuesStatement(scope, affected('g'), token),
     fileCounts: {
       sql: `UPDATE ${t.fileImports} SET occurrence_count = (SELECT COUNT(*) FROM ${t.occurrences} o WHERE o.source_file_id = ${t.fileImports}.source_file_id)
         WHERE source_file_id IN ${affected('f')}`,
