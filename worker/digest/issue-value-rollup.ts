@@ -99,7 +99,7 @@ function upsertStatement(scope: AppScope, parameters: string[]): Statement {
       ['group_id', 'name', 'value'],
       { count: `${IV}.count + ${d.incoming('count')}` },
     ),
-    args: [...parameters, OTHER_VALUE],
+    args: [OTHER_VALUE, ...parameters],
   }
 }
 
