@@ -6,6 +6,7 @@ import './styles/layout.css'
 import './styles/components.css'
 import './styles/issues.css'
 import './styles/inspector.css'
+import './styles/issue-page.css'
 import './styles/analytics.css'
 
 render(<App />, document.getElementById('app')!)
