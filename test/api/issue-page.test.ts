@@ -164,6 +164,19 @@ describe('issue-values: the value breakdown from the digest-time rollup', { time
     expect(after.data[0]).toEqual({ name: 'url', total: 8, values: [{ value: '/cart', count: 4 }, { value: '/checkout', count: 4 }] })
   })
 
+  it('reads the context of a Laravel exception, whose JSON holds the stack with raw line breaks', async () => {
+    const app = await createTestApp('page-values-laravel')
+    const event = (n: number) =>
+      `[2026-02-01 10:00:0${n}] production.ERROR: Checkout failed {"userId":${n},"url":"/pay","exception":"[object] (RuntimeException(code: 0): Checkout failed at /app/app/Pay.php:9)\n[stacktrace]\n#0 /app/vendor/laravel/framework/src/Illuminate/Routing/Controller.php(54): App\\\\Pay->run()\n#1 {main}\n\"}\n`
+    await upload(app, 'shop/laravel.log', event(1) + event(2))
+    const { id } = await issueWithTitle(app, 'Checkout failed')
+    const values = await ok(get('issue-values', { query: { app, id } }))
+    expect(values.data.slice(0, 2)).toEqual([
+      { name: 'url', total: 2, values: [{ value: '/pay', count: 2 }] },
+      { name: 'user', total: 2, values: [{ value: '1', count: 1 }, { value: '2', count: 1 }] },
+    ])
+  })
+
   it('caps the distinct values per issue and key: later new values count as (other), in the run and across runs', async () => {
     const app = await createTestApp('page-values-cap')
     const cap = VALUES_PER_NAME

@@ -136,12 +136,15 @@ function jsonParameters(rows: readonly unknown[][]): string[] {
 
 function parseContext(text: string | null): Record<string, unknown> | null {
   if (text === null || text.charCodeAt(0) !== 123 /* { */) return null
-  try {
-    const value: unknown = JSON.parse(text)
-    return isObject(value) ? value : null
-  } catch {
-    return null // a context cut at the message limit is not JSON any more
+  for (const candidate of [text, text.replace(/\r?\n/g, '\\n').replace(/\t/g, '\\t')]) {
+    try {
+      const value: unknown = JSON.parse(candidate)
+      return isObject(value) ? value : null
+    } catch {
+      // Monolog writes the exception's stack with raw line breaks inside the JSON string: escaped, it parses.
+    }
   }
+  return null // a context cut at the message limit is not JSON any more
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
