@@ -67,7 +67,7 @@ describe('the issue page', { timeout: 90_000 }, () => {
   it('orders head, actions, stack, occurrences and breakdown, and keeps the message from repeating the raw event', async () => {
     await openIssue()
     const order = await inspector().locator('.inspector-body').evaluate((body) =>
-      [...body.children].map((child) => child.getAttribute('data-testid') ?? child.querySelector(':scope > summary h3')?.firstChild?.textContent ?? child.tagName),
+      Array.from(body.children).map((child) => child.getAttribute('data-testid') ?? child.querySelector(':scope > summary h3')?.firstChild?.textContent ?? child.tagName),
     )
     expect(order.slice(0, 5)).toEqual(['issue-head', 'issue-actions', 'Stack', 'Occurrences', 'Breakdown'])
     await page.screenshot({ path: join(SHOTS, 'issue-page-00-head-1440.png') })

@@ -26,16 +26,31 @@ export function IssueFacts({ issue, totalOccurrences, release = null }: { issue:
     ['Release', release],
     ['Module', issue.module_name ? <ModuleChip name={issue.module_name} color={issue.module_color} /> : null],
     ['Environment', issue.environment],
+    ['Assignee', issue.assigned_to_label ?? issue.assignee],
+    ['External', issue.external_url ? <a href={issue.external_url} target="_blank" rel="noopener noreferrer">{issue.external_id ?? issue.external_url}</a> : null],
+  ]
+  // Secondary facts, folded under "More details" so the head stays short (issue 17 item 5).
+  const more: [string, ComponentChildren][] = [
     ['Log type', issue.log_type],
     ['Channel', issue.channel],
     ['Origin', humanize(issue.origin)],
     ['Kind', humanize(issue.kind)],
-    ['Assignee', issue.assigned_to_label ?? issue.assignee],
-    ['External', issue.external_url ? <a href={issue.external_url} target="_blank" rel="noopener noreferrer">{issue.external_id ?? issue.external_url}</a> : null],
     ['Fingerprint', <code class="fingerprint" title={issue.fingerprint}>{issue.fingerprint.slice(0, 16)}…</code>],
   ]
   return (
-    <dl class="facts">
+    <div class="issue-facts">
+      <FactList className="facts" rows={rows} />
+      <details class="more-facts">
+        <summary>More details</summary>
+        <FactList className="facts-more" rows={more} />
+      </details>
+    </div>
+  )
+}
+
+function FactList({ className, rows }: { className: string; rows: [string, ComponentChildren][] }) {
+  return (
+    <dl class={className}>
       {rows
         .filter(([, value]) => value !== null && value !== undefined && value !== '')
         .map(([label, value]) => (

@@ -42,7 +42,7 @@ export function StatusForm({ issueId, current }: { issueId: number; current: Iss
           </select>
         </div>
         <Field id="inspector-note" label="Note (optional)" error={error}>
-          <textarea {...fieldProps('inspector-note', error)} rows={2} value={note} onInput={(event) => setNote(event.currentTarget.value)} placeholder="Why? e.g. fixed in release 1.4.2" />
+          <textarea {...fieldProps('inspector-note', error)} rows={1} value={note} onInput={(event) => setNote(event.currentTarget.value)} placeholder="Why? e.g. fixed in release 1.4.2" />
         </Field>
       </div>
       {/* aria-disabled, not disabled: disabling the focused button would drop focus to <body> (issue 17 item 12). */}
