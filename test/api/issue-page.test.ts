@@ -177,6 +177,22 @@ describe('issue-values: the value breakdown from the digest-time rollup', { time
     ])
   })
 
+  it('keeps the counts through a reindex (the file\'s issues drop to zero, then count afresh) and scales them on deletion', async () => {
+    const app = await createTestApp('page-values-reindex')
+    await upload(app, 'shop/laravel.log', contextLines(10, (i) => ({ url: i < 6 ? '/checkout' : '/cart' })))
+    // A reindex empties the issue (deleted with its rows) and imports it again: look it up by title each time.
+    const url = async () => (await ok(get('issue-values', { query: { app, id: (await issueWithTitle(app, 'Checkout failed')).id } }))).data[0]
+    const expected = { name: 'url', total: 10, values: [{ value: '/checkout', count: 6 }, { value: '/cart', count: 4 }] }
+    expect(await url()).toEqual(expected)
+    expect(await ok(post('reindex', undefined, { query: { app } }))).toMatchObject({ events: 10 })
+    expect(await url()).toEqual(expected)
+    // Deleting one of two days (5 of 10 occurrences): every value keeps half its count, rounded down.
+    await upload(app, 'shop/day2.log', contextLines(10, (i) => ({ url: i % 2 === 0 ? '/checkout' : '/cart' })).replaceAll('2026-02-01', '2026-02-02'))
+    expect(await url()).toEqual({ name: 'url', total: 20, values: [{ value: '/checkout', count: 11 }, { value: '/cart', count: 9 }] })
+    expect((await post('delete-logs', { date: '2026-02-01', confirmation: 'DELETE LOGS' }, { query: { app } })).status).toBe(200)
+    expect(await url()).toEqual({ name: 'url', total: 9, values: [{ value: '/checkout', count: 5 }, { value: '/cart', count: 4 }] })
+  })
+
   it('caps the distinct values per issue and key: later new values count as (other), in the run and across runs', async () => {
     const app = await createTestApp('page-values-cap')
     const cap = VALUES_PER_NAME

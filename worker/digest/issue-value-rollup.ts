@@ -104,13 +104,35 @@ function upsertStatement(scope: AppScope, parameters: string[]): Statement {
 }
 
 /**
- * Drops the rows of the `affected` issues (a subquery of ids, its one parameter `token`) that no longer
- * exist — in the batch that deletes occurrences and the issues they emptied (delete-occurrences.ts).
+ * Deleting occurrences (retention, a reindex, `delete-logs`) scales each affected issue's values by the share
+ * of its occurrences left — `group_days` already rebuilt, the issue's `count` not yet — rounding down; run in
+ * the deletion's batch (delete-occurrences.ts) between those two steps. The rollup keeps no link to single
+ * occurrences (issue 18), so this is proportional, exact when all or none of an issue's occurrences go: a
+ * reindexed file's issues drop to zero and its events are counted afresh. `affected` is a subquery of ids
+ * whose one parameter is `token`.
+ */
+export function scaleValuesStatement(scope: AppScope, affected: string, token: string): Statement {
+  const { t } = scope
+  const IV = t.issueValues
+  const left = `COALESCE((SELECT SUM(gd.count) FROM ${t.groupDays} gd WHERE gd.group_id = ${IV}.group_id), 0)`
+  const before = `(SELECT g.count FROM ${t.groups} g WHERE g.id = ${IV}.group_id)`
+  // (a × b − (a × b) mod c) / c: floor division spelled the same on every engine (MySQL's `/` is decimal).
+  return {
+    sql: `UPDATE ${IV} SET count = (count * ${left} - (count * ${left}) % ${before}) / ${before}
+      WHERE group_id IN ${affected} AND ${before} > 0 AND ${left} < ${before}`,
+    args: [token],
+  }
+}
+
+/**
+ * Drops the rows of the `affected` issues scaled down to nothing or no longer existing (emptied issues are
+ * deleted in the same batch).
  */
 export function orphanValuesStatement(scope: AppScope, affected: string, token: string): Statement {
   const { t } = scope
   return {
-    sql: `DELETE FROM ${t.issueValues} WHERE group_id IN ${affected} AND NOT EXISTS (SELECT 1 FROM ${t.groups} g WHERE g.id = ${t.issueValues}.group_id)`,
+    sql: `DELETE FROM ${t.issueValues} WHERE group_id IN ${affected}
+      AND (count <= 0 OR NOT EXISTS (SELECT 1 FROM ${t.groups} g WHERE g.id = ${t.issueValues}.group_id))`,
     args: [token],
   }
 }

@@ -2,7 +2,7 @@ import type { SqlValue, Statement } from '../../../drivers/driver.ts'
 import { namedBatch } from '../../../drivers/named-batch.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { unfoldDailyCountsStatement } from './daily-counts.ts'
-import { orphanValuesStatement } from '../issue-value-rollup.ts'
+import { orphanValuesStatement, scaleValuesStatement } from '../issue-value-rollup.ts'
 import { randomToken } from './random-token.ts'
 
 /**
@@ -62,6 +62,8 @@ function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection,
           SELECT o.group_id, o.occurred_day, COUNT(*) FROM ${t.occurrences} o WHERE o.group_id IN ${affected('g')} GROUP BY o.group_id, o.occurred_day`,
         args: [token],
       },
+      // Before `count` is recomputed: the values scale by the share of occurrences left (issue-value-rollup.ts).
+      scaleValuesStatement(scope, affected('g'), token),
       { sql: `DELETE FROM ${t.groupSources} WHERE group_id IN ${affected('g')}`, args: [token] },
       {
         sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id)
