@@ -45,6 +45,8 @@ beforeAll(async () => {
   for (let n = 0; n < EVENTS; n++) log += laravelEvent(n)
   await api('import-incoming', { query: { file: 'shop/laravel.log' }, raw: log })
   await api('tags', { body: { name: 'payments', color: '#2563eb', icon: 'tag', match_word: '' } })
+  await api('plugins', { body: { id: 'releases', enabled: true } })
+  await api('release-settings', { method: 'PUT', body: { repo_url_template: 'https://github.com/acme/shop/blob/{ref}/{path}#L{line}', default_ref: 'v3' } })
   const list = await api<{ data: { id: number }[] }>('issues', { query: { q: 'Checkout failed' } })
   expect(list.data).toHaveLength(1)
   const detail = await api<{ group: { id: number; source_frame: string | null; sample_stack: string }; meta: { total_occurrences: number } }>('group', { query: { id: list.data[0]!.id, limit: 1 } })
@@ -94,6 +96,9 @@ describe('the issue page', { timeout: 90_000 }, () => {
     const text = (await stack.textContent()) ?? ''
     expect(text).not.toContain('\\\\')
     expect(await stack.locator('li').evaluateAll((items) => items.filter((item) => /^["}\]]+$/.test(item.textContent?.trim() ?? '')).length)).toBe(0)
+    // Application frames link to the code host (releases plugin template); vendor frames do not.
+    await expect.poll(() => culprit.locator('a.frame-link').getAttribute('href')).toBe('https://github.com/acme/shop/blob/v3/app/app/Services/Checkout.php#L42')
+    expect(await fold.locator('a.frame-link').count()).toBe(0)
     await fold.locator('summary').click()
     expect(await fold.locator('.stack-frame.vendor').count()).toBe(4)
     await stack.getByTestId('copy-stack').click()
