@@ -61,6 +61,7 @@ export const DENO_API_FILES = [
   'test/api/nul-bytes.test.ts',
   'test/api/ingestion-formats.test.ts',
   'test/api/sources.test.ts',
+  'test/api/issue-page.test.ts',
 ]
 
 /**
