@@ -46,7 +46,8 @@ export async function readEventContext(scope: AppScope, logs: LogStore | null, o
   const side = Math.min(SIDE_BYTES_MAX, Math.max(SIDE_BYTES_MIN, lines * BYTES_PER_LINE))
   const start = row.byte_start
   const eventEnd = Math.min(row.byte_end, start + EVENT_BYTES_MAX)
-  const windowStart = Math.max(0, start - side)
+  // One byte more than the side: when it is a line break, the line after it is known to be whole.
+  const windowStart = Math.max(0, start - side - 1)
   const length = eventEnd + side - windowStart
   const bytes = await logs.read(row.path, windowStart, length)
   if (bytes === null) throw new OperationalError(SOURCE_UNAVAILABLE)
@@ -66,7 +67,7 @@ export function splitWindow(bytes: Uint8Array, windowStart: number, start: numbe
   // Past the event: skip the break ending its last line when the range stops before it.
   let afterStart = eventEnd
   if (afterStart > eventStart && bytes[afterStart - 1] !== LF) {
-    const next = indexOf(bytes, LF, afterStart)
+    const next = bytes.indexOf(LF, afterStart)
     afterStart = next === -1 ? bytes.length : next + 1
   }
   // Before: whole lines only — the first piece is cut unless the window starts the file or follows a break.
@@ -92,7 +93,7 @@ function splitLines(bytes: Uint8Array, from: number, to: number, windowStart: nu
   const lines: ContextLine[] = []
   let lineStart = from
   while (lineStart < to) {
-    const found = indexOf(bytes, LF, lineStart)
+    const found = bytes.indexOf(LF, lineStart)
     const stop = found === -1 || found >= to ? to : found
     let textEnd = stop
     if (textEnd > lineStart && bytes[textEnd - 1] === CR) textEnd--
@@ -100,8 +101,4 @@ function splitLines(bytes: Uint8Array, from: number, to: number, windowStart: nu
     lineStart = stop + 1
   }
   return lines
-}
-
-function indexOf(bytes: Uint8Array, value: number, from: number): number {
-  return bytes.indexOf(value, from)
 }
