@@ -137,6 +137,8 @@ describe('the issue page', { timeout: 90_000 }, () => {
     expect(await row('User', '0').textContent()).toContain('35 (33%)')
     expect(await row('Environment', 'production').textContent()).toContain(`${EVENTS} (100%)`)
     expect(await breakdown.locator('section').evaluateAll((sections) => sections.map((section) => section.getAttribute('aria-label')))).toEqual(['URL', 'User', 'IP', 'Environment'])
+    await breakdown.scrollIntoViewIfNeeded()
+    await inspector().screenshot({ path: join(SHOTS, 'issue-page-03-breakdown.png') })
   })
 
   it('keeps focus on the control after a status or tag change', async () => {
