@@ -62,6 +62,7 @@ export const DENO_API_FILES = [
   'test/api/ingestion-formats.test.ts',
   'test/api/sources.test.ts',
   'test/api/merge-issues.test.ts',
+  'test/api/issue-page.test.ts',
 ]
 
 /**

@@ -41,6 +41,8 @@ export interface Tables {
   readonly trackerLinks: string
   /** Every access-log line counted per file, day, status class, method, path or agent (migration 0009, `access-rollup.ts`). */
   readonly accessRollup: string
+  /** Occurrences per issue, key and value, capped with `(other)` (migration 0014, `issue-value-rollup.ts`). */
+  readonly issueValues: string
   /** Release tracking (migration 0008): recorded deploys, versions events named, source-map metadata, each issue's first and regressed release. */
   readonly deploys: string
   readonly releases: string
@@ -96,6 +98,7 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       alertEvents: q('alert_events'),
       trackerLinks: q('tracker_links'),
       accessRollup: q('access_rollup'),
+      issueValues: q('issue_values'),
       deploys: q('deploys'),
       releases: q('releases'),
       sourceMaps: q('source_maps'),

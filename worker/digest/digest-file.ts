@@ -4,6 +4,7 @@ import { parseLog } from './parse-log.ts'
 import { SAMPLE_BYTES, parserById, selectParser } from './select-parser.ts'
 import type { LogParser } from './parsers/parser.ts'
 import { foldDailyCountsStatements } from './persist/daily-counts.ts'
+import { IssueValueRollup } from './issue-value-rollup.ts'
 import { deleteOccurrences } from './persist/delete-occurrences.ts'
 import { toEventRecords } from './persist/event-record.ts'
 import { randomToken } from './persist/random-token.ts'
@@ -54,6 +55,7 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
   const stats = emptyFileResult(state.origin_path ?? state.path, parser?.logType ?? state.log_type)
   ctx.touched.add(state.id)
   const access = new AccessRollup(scope, state.id)
+  const values = new IssueValueRollup()
   const writer = new BatchWriter(scope, {
     sourceFileId: state.id,
     importBatch: token,
@@ -97,6 +99,7 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
       offset = parsed.consumedTo
       insideEvent = parsed.insideEvent
       chunk = CHUNK_BYTES
+      values.add(records)
       await writer.add(records, { nextOffset: offset, insideEvent }, now)
     }
     await writer.flush(toTimestamp(ctx.now()))
@@ -108,6 +111,8 @@ export async function importFile(ctx: ImportContext, file: FileState, budget: Bu
   // summary's day rollup catches up in the same batch.
   const { stored } = await namedBatch(scope.db, {
     finished: done ? { sql: `UPDATE ${t.sourceFiles} SET last_offset = ?, imported_at = ? WHERE id = ?`, args: [state.size, toTimestamp(ctx.now()), state.id] } : null,
+    // The run's value breakdown rides in this closing batch (issue-value-rollup.ts): no round trip of its own.
+    values: values.take(scope),
     fold: foldDailyCountsStatements(scope),
     stored: {
       sql: `SELECT COUNT(*) AS events, COUNT(DISTINCT group_id) AS grps FROM ${t.occurrences} WHERE source_file_id = ? AND byte_start >= ? AND import_batch = ?`,

@@ -18,6 +18,7 @@ import { readIssueSearch } from './issue-search.ts'
 import { changeIssueStatus, normalizeNote } from './issue-status.ts'
 import { searchIssues } from './list-issues.ts'
 import { mergeIssues } from './merge-issues.ts'
+import { registerIssuePageRoutes } from './issue-page-routes.ts'
 
 /** The issue workflow endpoints (reference §3.1). */
 export function registerIssueRoutes(router: ApiRouter): void {
@@ -29,6 +30,7 @@ export function registerIssueRoutes(router: ApiRouter): void {
   route(router, '/bulk-issues', { POST: bulkIssues }, [withApp])
   route(router, '/merge-issues', { POST: merge }, [withApp])
   route(router, '/assign-issue', { POST: assign }, [withApp])
+  registerIssuePageRoutes(router)
   route(router, '/assignable-users', { GET: (_request, deps) => json({ data: deps.config.assignableUsers }) }, [withApp])
 }
 

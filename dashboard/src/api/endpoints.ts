@@ -14,6 +14,7 @@ import type { AccessAnalytics } from '../../../shared/schemas/access-analytics.t
 import type { Deploy, DeployMarker, DeployRow, IssueReleases, ReleaseSettings, ReleaseSummary, SourceMapRow } from '../../../shared/schemas/releases.ts'
 import type { Connector, ConnectorPlan, ConnectorRun, ConnectorSyncAccepted } from '../../../shared/schemas/connectors.ts'
 import type { MergeResult } from '../../../shared/api.ts'
+import type { EventContext, IssueValues } from '../../../shared/issue-page.ts'
 import { api } from './client.ts'
 import type {
   Application, AssignableUser, DeletionPreview, DeletionResult, DeletionScope, GroupDetail, GroupsPage,
@@ -27,6 +28,10 @@ export const getSummary = (signal?: Signal) => api<Summary>('summary', { signal 
 export const listGroups = (query: IssueQuery, signal?: Signal) => api<GroupsPage>('groups', { query, signal })
 export const getGroup = (id: number, signal?: Signal) => api<GroupDetail>('group', { query: { id, limit: 100 }, signal })
 export const getRawEvent = (occurrence: number, signal?: Signal) => api<RawEvent>('source', { query: { occurrence }, signal })
+/** The issue page (issue 17): one more page of occurrences, the lines around one, the value breakdown. */
+export const getOccurrencePage = (id: number, page: number, limit: number, signal?: Signal) => api<GroupDetail>('group', { query: { id, page, limit }, signal })
+export const getEventContext = (occurrence: number, lines: number, signal?: Signal) => api<EventContext>('event-context', { query: { id: occurrence, lines }, signal })
+export const getIssueValues = (id: number, signal?: Signal) => api<IssueValues>('issue-values', { query: { id }, signal })
 
 export const setIssueStatus = (id: number, status: IssueStatus, note: string) =>
   api<{ id: number; from_status: IssueStatus; status: IssueStatus; note: string | null }>('issue-status', { body: { id, status, note } })

@@ -17,6 +17,7 @@ export function StatusForm({ issueId, current }: { issueId: number; current: Iss
 
   const submit = async (event: Event) => {
     event.preventDefault()
+    if (busy) return
     const valid = check({ id: issueId, status, note }, IssueStatusInputSchema)
     if (!valid.ok) return setError(valid.message)
     setError('')
@@ -41,10 +42,11 @@ export function StatusForm({ issueId, current }: { issueId: number; current: Iss
           </select>
         </div>
         <Field id="inspector-note" label="Note (optional)" error={error}>
-          <textarea {...fieldProps('inspector-note', error)} rows={2} value={note} onInput={(event) => setNote(event.currentTarget.value)} placeholder="Why? e.g. fixed in release 1.4.2" />
+          <textarea {...fieldProps('inspector-note', error)} rows={1} value={note} onInput={(event) => setNote(event.currentTarget.value)} placeholder="Why? e.g. fixed in release 1.4.2" />
         </Field>
       </div>
-      <button type="submit" class="button button-primary button-small" disabled={busy}>
+      {/* aria-disabled, not disabled: disabling the focused button would drop focus to <body> (issue 17 item 12). */}
+      <button type="submit" class="button button-primary button-small" aria-disabled={busy}>
         {busy ? 'Saving…' : status === current ? 'Add note' : `Set to ${humanize(status)}`}
       </button>
     </form>

@@ -17,6 +17,7 @@ export function TagPicker({ issueId, attached }: { issueId: number; attached: re
   const on = new Map(attached.map((tag) => [tag.id, tag]))
 
   const toggle = async (tagId: number, tagName: string) => {
+    if (pending !== null) return
     setError('')
     const removing = on.has(tagId)
     await run(() => setIssueTag(issueId, tagId, removing ? 'remove' : 'add'), { done: () => (removing ? `Removed ${tagName}` : `Tagged ${tagName}`), failed: setError }, tagId)
@@ -24,6 +25,7 @@ export function TagPicker({ issueId, attached }: { issueId: number; attached: re
 
   const createAndAttach = async (event: Event) => {
     event.preventDefault()
+    if (pending !== null) return
     const input = { name: name.trim(), color: TAG_DEFAULTS.color, icon: TAG_DEFAULTS.icon, match_word: '' }
     const valid = check(input, TagInputSchema)
     if (!valid.ok) return setError(valid.message)
@@ -59,7 +61,8 @@ export function TagPicker({ issueId, attached }: { issueId: number; attached: re
               class={attachedTag ? 'tag-toggle on' : 'tag-toggle'}
               style={{ '--tag-color': tag.color }}
               aria-pressed={!!attachedTag}
-              disabled={pending !== null}
+              // aria-disabled, not disabled: disabling the focused toggle would drop focus to <body> (issue 17 item 12).
+              aria-disabled={pending !== null}
               title={attachedTag ? `Attached (${attachedTag.source}). Click to remove.` : 'Click to attach'}
               onClick={() => toggle(tag.id, tag.name)}
             >
@@ -73,7 +76,7 @@ export function TagPicker({ issueId, attached }: { issueId: number; attached: re
       <form class="inline-form" onSubmit={createAndAttach}>
         <label for="new-tag-name" class="visually-hidden">New tag name</label>
         <input id="new-tag-name" type="text" placeholder="New tag name" value={name} maxLength={80} onInput={(event) => setName(event.currentTarget.value)} aria-describedby={error ? 'tag-picker-error' : undefined} />
-        <button type="submit" class="button button-small" disabled={pending !== null || !name.trim()}>
+        <button type="submit" class="button button-small" aria-disabled={pending !== null || !name.trim()}>
           <Icon name="plus" />
           Create &amp; attach
         </button>

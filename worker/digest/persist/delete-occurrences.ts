@@ -3,6 +3,7 @@ import { namedBatch } from '../../../drivers/named-batch.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { isMergeTarget } from '../../issues/fingerprint-aliases.ts'
 import { unfoldDailyCountsStatement } from './daily-counts.ts'
+import { orphanValuesStatement, scaleValuesStatement } from '../issue-value-rollup.ts'
 import { randomToken } from './random-token.ts'
 
 /**
@@ -62,6 +63,8 @@ function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection,
           SELECT o.group_id, o.occurred_day, COUNT(*) FROM ${t.occurrences} o WHERE o.group_id IN ${affected('g')} GROUP BY o.group_id, o.occurred_day`,
         args: [token],
       },
+      // Before `count` is recomputed: the values scale by the share of occurrences left (issue-value-rollup.ts).
+      scaleValuesStatement(scope, affected('g'), token),
       { sql: `DELETE FROM ${t.groupSources} WHERE group_id IN ${affected('g')}`, args: [token] },
       {
         sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id)
@@ -83,6 +86,7 @@ function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection,
         AND NOT EXISTS (SELECT 1 FROM ${t.occurrences} o WHERE o.group_id = ${G}.id) AND NOT ${isMergeTarget(t, G)}`,
       args: [token],
     } satisfies Statement,
+    values: orphanValuesStatement(scope, affected('g'), token),
     fileCounts: {
       sql: `UPDATE ${t.fileImports} SET occurrence_count = (SELECT COUNT(*) FROM ${t.occurrences} o WHERE o.source_file_id = ${t.fileImports}.source_file_id)
         WHERE source_file_id IN ${affected('f')}`,

@@ -2,6 +2,7 @@ import type { Statement } from '../../../drivers/driver.ts'
 import { Fragment, sql } from '../../../drivers/sql.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { foldDailyCountsStatements } from '../../digest/persist/daily-counts.ts'
+import { IssueValueRollup } from '../../digest/issue-value-rollup.ts'
 import { preparePayloads } from '../../digest/persist/batch-payload.ts'
 import { persistStatements } from '../../digest/persist/persist-statements.ts'
 import { randomToken } from '../../digest/persist/random-token.ts'
@@ -89,6 +90,10 @@ export async function digestIngested(run: DigestRun): Promise<DigestOutcome> {
     const released = sources.flatMap((source) => source.releases.map(([byteStart, release]) => ({ sourceFileId: source.sourceFileId, byteStart, release, occurredAt: occurredAt.get(byteStart)! })))
     statements.push(...releaseRegistrationStatements(scope, released, importBatch, now))
     statements.push(...ingestTagStatements(scope, sources.flatMap((source) => source.tagged), now))
+    // The per-issue value breakdown (worker/digest/issue-value-rollup.ts), in this same batch.
+    const values = new IssueValueRollup()
+    for (const source of sources) values.add(source.records)
+    statements.push(...values.take(scope))
     statements.push(...foldDailyCountsStatements(scope))
     statements.push(...finishStatements(scope, rows.map((row) => Number(row.id)), date))
     await scope.db.batch(statements)
