@@ -5,7 +5,7 @@ import { BULK_MESSAGES, ISSUE_MESSAGES, type BulkIssuesInput } from '../../share
 import type { Actor } from '../actor.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError } from '../errors.ts'
-import { lockIssueRows, normalizeNote } from './issue-status.ts'
+import { normalizeNote } from './issue-status.ts'
 import { upsertManualAssignments } from '../tags/manual-assignment.ts'
 
 export const MAX_BULK_IDS = 200
@@ -29,11 +29,12 @@ export async function bulkUpdateIssues(scope: AppScope, input: BulkIssuesInput, 
     const found = new Set(rows.map((row) => Number(row.id)))
     const missing = ids.find((id) => !found.has(id))
     if (missing !== undefined) throw new InvalidInputError(`Issue ${missing} does not exist in this application.`)
+    // The history rows read the statuses under the issues' row locks (dialect.lockingRead), so concurrent
+    // changes of the same issues wait for each other and their history chains.
     await db.batch([
-      lockIssueRows(scope, `id ${inIds}`, [idsJson]),
       {
         sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
-          SELECT g.id, g.status, ?, ?, ?, ? FROM ${t.groups} g WHERE g.id ${inIds}`,
+          SELECT g.id, g.status, ?, ?, ?, ? FROM ${t.groups} g WHERE g.id ${inIds}${db.dialect.lockingRead}`,
         args: [status, note, now, actor.label, idsJson],
       },
       { sql: `UPDATE ${t.groups} SET status = ?, status_updated_at = ? WHERE id ${inIds}`, args: [status, now, idsJson] },

@@ -1,6 +1,7 @@
 import { DriverError } from '../../drivers/driver-error.ts'
 import { namedBatch } from '../../drivers/named-batch.ts'
 import type { Statement } from '../../drivers/driver.ts'
+import { sql } from '../../drivers/sql.ts'
 import { TAG_DEFAULTS } from '../../shared/constants.ts'
 import { TAG_MESSAGES, type Tag, type TagInput } from '../../shared/schemas/tag.ts'
 import type { Actor } from '../actor.ts'
@@ -68,11 +69,7 @@ export async function updateTag(scope: AppScope, id: number, input: TagInput, ac
   return toTag(row)
 }
 
-/**
- * The batch of `updateTag`; its last statement reads the tag back. The rule row is deleted before the
- * rule-made assignments: on MySQL that delete waits for a rule pass still holding the rule row, so the
- * assignments it made are committed, and deleted, by the time the next statement runs.
- */
+/** The batch of `updateTag`; its last statement reads the tag back. */
 export function updateTagStatements(scope: AppScope, id: number, input: TagInput, actor: Actor, now: string): TagWrite {
   const tag = normalize(input)
   const { t } = scope
@@ -82,8 +79,7 @@ export function updateTagStatements(scope: AppScope, id: number, input: TagInput
       sql: `UPDATE ${t.tags} SET name = ?, name_key = ?, color = ?, icon = ?, updated_at = ?, updated_by = ? WHERE id = ?`,
       args: [tag.name, tag.key, tag.color, tag.icon, now, actor.label, id],
     },
-    { sql: `DELETE FROM ${t.tagRules} WHERE tag_id = ?`, args: [id] },
-    { sql: `DELETE FROM ${t.groupTags} WHERE tag_id = ? AND source = 'rule'`, args: [id] },
+    ...dropRule(scope, id),
   ]
   if (tag.matchWord) {
     statements.push({
@@ -95,17 +91,35 @@ export function updateTagStatements(scope: AppScope, id: number, input: TagInput
   return { writes: statements, tag: { sql: selectTags(scope, 't.id = ?'), args: [id] } }
 }
 
-/** `DELETE ?api=tags`: the tag, its rule and all its assignments (seed §4.2 rule 5) — one atomic batch. */
+/**
+ * `DELETE ?api=tags`: the tag, its rule and all its assignments (seed §4.2 rule 5) — one atomic batch. Where
+ * the engine enforces the migrations' ON DELETE CASCADE keys the tag's DELETE takes its rule and assignments
+ * with it: one statement, so on PlanetScale one round trip without BEGIN/COMMIT (issue 18).
+ */
 export async function deleteTag(scope: AppScope, id: number): Promise<{ id: number; deleted: true }> {
-  const { t } = scope
-  const { tag } = await namedBatch(scope.db, {
+  const { t, db } = scope
+  const cascades = db.dialect.cascadesDeletes
+  const { tag } = await namedBatch(db, {
     lock: lockTagRules(scope),
-    rules: { sql: `DELETE FROM ${t.tagRules} WHERE tag_id = ?`, args: [id] },
-    assignments: { sql: `DELETE FROM ${t.groupTags} WHERE tag_id = ?`, args: [id] },
+    rules: cascades ? null : { sql: `DELETE FROM ${t.tagRules} WHERE tag_id = ?`, args: [id] },
+    assignments: cascades ? null : { sql: `DELETE FROM ${t.groupTags} WHERE tag_id = ?`, args: [id] },
     tag: { sql: `DELETE FROM ${t.tags} WHERE id = ?`, args: [id] },
   })
   if (tag.rowsAffected === 0) throw new NotFoundError(TAG_MESSAGES.notFound)
   return { id, deleted: true }
+}
+
+/**
+ * Deletes the tag's rule and its rule-made assignments — one statement on MySQL (dialect.deleteRelated).
+ * The rule row is visited before the assignments: on MySQL the delete waits for a rule pass still holding
+ * the rule row, so the assignments that pass made are committed, and deleted, by the time it reads them.
+ */
+function dropRule(scope: AppScope, id: number): Statement[] {
+  const { t, db } = scope
+  return db.dialect.deleteRelated(t.tags, 'dt', sql`dt.id = ${id}`, [
+    { table: t.tagRules, alias: 'dr', on: 'dr.tag_id = dt.id' },
+    { table: t.groupTags, alias: 'dg', on: "dg.tag_id = dt.id AND dg.source = 'rule'" },
+  ])
 }
 
 function normalize(input: TagInput) {
@@ -121,7 +135,8 @@ function normalize(input: TagInput) {
 
 async function writeTag(scope: AppScope, write: TagWrite) {
   try {
-    return await namedBatch(scope.db, { writes: write.writes, tag: write.tag })
+    // The read-back may run after the commit (PlanetScale): a one-statement write then needs no BEGIN/COMMIT.
+    return await namedBatch(scope.db, { writes: write.writes, tag: write.tag }, { readBack: ['tag'] })
   } catch (error) {
     if (error instanceof DriverError && error.code === 'constraint') throw new InvalidInputError(TAG_MESSAGES.duplicate)
     throw error
