@@ -17,13 +17,46 @@ export async function listTags(scope: AppScope): Promise<Tag[]> {
 }
 
 /**
- * `POST ?api=tags`: creates the tag and its rule, applies the rule, and reads the tag back — one atomic
- * batch. The name's uniqueness is the only constraint the batch can break, so a constraint failure is the
- * duplicate-name error (and nothing was written).
+ * `POST ?api=tags`: creates the tag and its rule and applies the rule — one atomic batch. The answer is built
+ * from what the writes report (the new ids, the rule's assignments counted by the rule pass) rather than read
+ * back: a new tag has no other assignments yet, and on PlanetScale the read-back was a request of its own
+ * (issue 18: a tag without a rule is one statement, no BEGIN/COMMIT). The name's uniqueness is the only
+ * constraint the batch can break, so a constraint failure is the duplicate-name error (nothing was written).
  */
 export async function createTag(scope: AppScope, input: TagInput, actor: Actor, now: string): Promise<Tag> {
-  const { tag } = await writeTag(scope, createTagStatements(scope, input, actor, now))
-  return toTag(tag.rows[0]!)
+  const tag = normalize(input)
+  const { t, db } = scope
+  const returning = db.dialect.returningId
+  const results = await asTagWrite(
+    namedBatch(db, {
+      lock: lockTagRules(scope),
+      tag: {
+        sql: `INSERT INTO ${t.tags} (name, name_key, color, icon, created_at, updated_at, created_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)${returning}`,
+        args: [tag.name, tag.key, tag.color, tag.icon, now, now, actor.label, actor.label],
+      },
+      rule: tag.matchWord
+        ? {
+            sql: `INSERT INTO ${t.tagRules} (tag_id, match_word, enabled, created_at) SELECT id, ?, 1, ? FROM ${t.tags} WHERE name_key = ?${returning}`,
+            args: [tag.matchWord, now, tag.key],
+          }
+        : null,
+      // Its last statement is the INSERT of the assignments (a shared rules lock may come first).
+      applied: tag.matchWord ? applyTagRules(scope, RULE_TARGETS.tagNamed(scope, tag.key), now) : null,
+    }),
+  )
+  const ruleId = results.rule?.lastInsertId
+  return {
+    id: insertedId(results.tag.lastInsertId),
+    name: tag.name,
+    color: tag.color,
+    icon: tag.icon,
+    created_at: now,
+    updated_at: now,
+    created_by: actor.label,
+    updated_by: actor.label,
+    issue_count: results.applied?.at(-1)?.rowsAffected ?? 0,
+    rules: results.rule ? [{ id: insertedId(ruleId), match_word: tag.matchWord, enabled: true }] : [],
+  }
 }
 
 /** A tag write: its statements, then the read of the tag as it stands after them — one batch. */
@@ -35,27 +68,6 @@ export interface TagWrite {
 /** All statements of a tag write in batch order (for running it as one transaction elsewhere). */
 export function tagWriteStatements(write: TagWrite): Statement[] {
   return [...write.writes, write.tag]
-}
-
-/** The batch of `createTag`. */
-export function createTagStatements(scope: AppScope, input: TagInput, actor: Actor, now: string): TagWrite {
-  const tag = normalize(input)
-  const { t } = scope
-  const statements: Statement[] = [
-    ...lockTagRules(scope),
-    {
-      sql: `INSERT INTO ${t.tags} (name, name_key, color, icon, created_at, updated_at, created_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      args: [tag.name, tag.key, tag.color, tag.icon, now, now, actor.label, actor.label],
-    },
-  ]
-  if (tag.matchWord) {
-    statements.push({
-      sql: `INSERT INTO ${t.tagRules} (tag_id, match_word, enabled, created_at) SELECT id, ?, 1, ? FROM ${t.tags} WHERE name_key = ?`,
-      args: [tag.matchWord, now, tag.key],
-    })
-    statements.push(...applyTagRules(scope, RULE_TARGETS.tagNamed(scope, tag.key), now))
-  }
-  return { writes: statements, tag: { sql: selectTags(scope, 't.name_key = ?'), args: [tag.key] } }
 }
 
 /**
@@ -134,11 +146,22 @@ function normalize(input: TagInput) {
 }
 
 async function writeTag(scope: AppScope, write: TagWrite) {
+  // The read-back may run after the commit (PlanetScale: one request fewer inside the transaction).
+  return await asTagWrite(namedBatch(scope.db, { writes: write.writes, tag: write.tag }, { readBack: ['tag'] }))
+}
+
+/** A tag batch's outcome, its constraint failure being the duplicate-name error. */
+async function asTagWrite<R>(batch: Promise<R>): Promise<R> {
   try {
-    // The read-back may run after the commit (PlanetScale): a one-statement write then needs no BEGIN/COMMIT.
-    return await namedBatch(scope.db, { writes: write.writes, tag: write.tag }, { readBack: ['tag'] })
+    return await batch
   } catch (error) {
     if (error instanceof DriverError && error.code === 'constraint') throw new InvalidInputError(TAG_MESSAGES.duplicate)
     throw error
   }
+}
+
+/** The id an INSERT reported (the last-insert id, or PostgreSQL's RETURNING id, which the driver reports as such). */
+function insertedId(id: number | undefined): number {
+  if (id === undefined) throw new Error('tags: the INSERT reported no id')
+  return id
 }
