@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DRIVER, call, createTestApp, post, type ApiResponse } from './helpers/api.ts'
 import { createIssue, createTag, tagsOf } from './helpers/fixtures.ts'
+import { createApp } from '../../worker/app.ts'
+import { cloudflareRuntime } from '../../worker/platform/cloudflare/cloudflare-runtime.ts'
 
 /**
  * Issue 18: the database round trips of every write endpoint, exactly, on every driver (design.md §5 budget:
@@ -18,6 +20,9 @@ function expectTrips(response: ApiResponse, expected: PerDriver, status = 200): 
   expect(response.status, response.text).toBe(status)
   expect(response.roundTrips).toBe(expected[DRIVER as keyof PerDriver])
 }
+
+/** The worker without plugins: a status change with no hook to feed. */
+const plain = createApp({ plugins: [], runtime: cloudflareRuntime })
 
 let app: string
 const q = () => ({ app })
@@ -93,6 +98,15 @@ describe('write round trips: issues', () => {
     const response = await post('issue-status', { id: issue.id, status: 'fixed' }, { query: q() })
     expectTrips(response, trips(1, 8))
     expect(response.body).toMatchObject({ id: issue.id, from_status: 'open', status: 'fixed' })
+  })
+
+  it('issue-status with no plugin hooking status changes', async () => {
+    const issue = await createIssue(app, { title: unique('Status plain') })
+    // A fresh worker's first request to an application also checks its schema: warm it up first.
+    expect((await post('issue-status', { id: issue.id, status: 'open' }, { query: q(), worker: plain })).status).toBe(200)
+    const response = await post('issue-status', { id: issue.id, status: 'in_progress' }, { query: q(), worker: plain })
+    expectTrips(response, trips(1, 5))
+    expect(response.body).toEqual({ id: issue.id, from_status: 'open', status: 'in_progress', note: null })
   })
 
   it('issue-status of an unknown issue: 404', async () => {
