@@ -118,11 +118,21 @@ describe('write round trips: issues', () => {
     expectTrips(await post('assign-issue', { id: issue.id, assigned_to_id: '' }, { query: q() }), trips(1, 2))
   })
 
-  it('bulk-issues: status, add_tag, remove_tag on 3 issues', async () => {
+  it('bulk-issues: status (the existence check in the writes), add_tag, remove_tag on 3 issues', async () => {
     const ids = [await createIssue(app, { title: unique('Bulk') }), await createIssue(app, { title: unique('Bulk') }), await createIssue(app, { title: unique('Bulk') })].map((issue) => issue.id)
-    expectTrips(await post('bulk-issues', { ids, action: 'status', status: 'fixed' }, { query: q() }), trips(2, 5))
+    expectTrips(await post('bulk-issues', { ids, action: 'status', status: 'fixed' }, { query: q() }), trips(1, 4))
     expectTrips(await post('bulk-issues', { ids, action: 'add_tag', tag_id: tagId }, { query: q() }), trips(2, 2))
     expectTrips(await post('bulk-issues', { ids, action: 'remove_tag', tag_id: tagId }, { query: q() }), trips(2, 2))
+  })
+
+  it('bulk-issues status with a missing issue: 422 naming it, nothing written, the check read only then', async () => {
+    const issue = await createIssue(app, { title: unique('Bulk partial') })
+    const response = await post('bulk-issues', { ids: [issue.id, 987654], action: 'status', status: 'fixed' }, { query: q() })
+    expect(response.body).toEqual({ error: 'Issue 987654 does not exist in this application.' })
+    expectTrips(response, trips(2, 5), 422)
+    const detail = await call('GET', 'error', { query: { ...q(), id: issue.id } })
+    expect(detail.body.data.status).toBe('open')
+    expect(detail.body.status_history).toHaveLength(1)
   })
 
   it('manual issue create, without and with tags', async () => {
