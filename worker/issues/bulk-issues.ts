@@ -33,7 +33,9 @@ export async function bulkUpdateIssues(scope: AppScope, input: BulkIssuesInput, 
     // the statuses under the issues' row locks (dialect.lockingRead), so concurrent changes of the same issues
     // wait for each other and their history chains; the UPDATE counts the issues through a joined derived
     // table (MySQL refuses its own table in a WHERE subquery, error 1093).
-    const everyIssue = `(SELECT COUNT(*) FROM ${t.groups} gc WHERE gc.id ${inIds})`
+    // The count locks the rows it counts too: counting them with shared locks, then locking them for update,
+    // deadlocked concurrent changes of the same issues on MySQL (an aggregate cannot carry FOR UPDATE itself).
+    const everyIssue = `(SELECT COUNT(*) FROM (SELECT gc.id FROM ${t.groups} gc WHERE gc.id ${inIds}${db.dialect.lockingRead}) gx)`
     const { history } = await namedBatch(db, {
       history: {
         sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
