@@ -65,7 +65,9 @@ export interface Dialect {
    * `UPDATE table AS alias SET … ` joined to a row source: `from` is a complete FROM item with its own alias
    * (a subquery or `jsonRecords`), `on` the join condition. Only rows with a match are updated. Assignment
    * expressions may read the old row through `alias`; list them so that reading left to right is correct
-   * (MySQL applies SET assignments in order, the others all at once). `from` must not read `table`.
+   * (MySQL applies SET assignments in order, the others all at once). `from` must not read `table`, except
+   * through an aggregate (a count guarding the update): MySQL materialises an aggregating derived table, its
+   * documented way around error 1093 ("can't specify target table for update in FROM clause").
    * Each part may be a fragment with arguments (drivers/sql.ts): the engines place SET before (SQLite,
    * PostgreSQL) or after (MySQL) the joined row source, and the result carries the arguments in the order
    * its own text needs.

@@ -290,6 +290,24 @@ describe.each(TARGETS)('driver %s', (target) => {
       ])
     })
 
+    it('updates guarded by an aggregate over the updated table itself (all or nothing)', async () => {
+      const d = db.dialect
+      await db.execute({ sql: `INSERT INTO ${T()} (name, n) VALUES ('agg-1', 1), ('agg-2', 2)` })
+      const guarded = (names: string[]) =>
+        d.updateFrom(
+          T(),
+          'G',
+          { n: sql`G.n + ${10}` },
+          new Fragment(`(SELECT COUNT(*) AS c FROM ${T()} gc WHERE gc.name IN (${names.map(() => '?').join(', ')})) k`, names),
+          new Fragment(`G.name IN (${names.map(() => '?').join(', ')}) AND k.c = ?`, [...names, names.length]),
+        )
+      await db.execute(guarded(['agg-1', 'agg-2', 'agg-missing']))
+      const read = async () => (await db.execute({ sql: `SELECT name, n FROM ${T()} WHERE name LIKE 'agg-%' ORDER BY name` })).rows
+      expect(await read()).toEqual([{ name: 'agg-1', n: 1 }, { name: 'agg-2', n: 2 }])
+      await db.execute(guarded(['agg-1', 'agg-2']))
+      expect(await read()).toEqual([{ name: 'agg-1', n: 11 }, { name: 'agg-2', n: 12 }])
+    })
+
     it('deletes the rows related to a root row, one statement on MySQL, and leaves the root and other rows', async () => {
       const d = db.dialect
       const child = q(`${table}_child`)
