@@ -146,7 +146,7 @@ function normalize(input: TagInput) {
 }
 
 async function writeTag(scope: AppScope, write: TagWrite) {
-  // The read-back may run after the commit (PlanetScale: one request fewer inside the transaction).
+  // The read-back may run after the commit (PlanetScale: the transaction then holds its locks one request less).
   return await asTagWrite(namedBatch(scope.db, { writes: write.writes, tag: write.tag }, { readBack: ['tag'] }))
 }
 
