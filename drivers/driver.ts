@@ -35,6 +35,14 @@ export interface BatchOptions {
    * concurrently instead of wrapping them in BEGIN/COMMIT round trips).
    */
   readonly mode?: 'read' | 'write'
+  /**
+   * In a `write` batch: the last `readBack` statements only read what the writes left (a write's read-back,
+   * an existence check). A driver that sends each statement as its own request (PlanetScale) may run them
+   * concurrently right after the writes commit instead of inside the transaction, so a write of one
+   * statement needs no BEGIN/COMMIT (issue 18). Only for reads that stay correct when another request's
+   * commit lands in between; the other drivers run the batch as one transaction, as ever.
+   */
+  readonly readBack?: number
 }
 
 /** How a driver behaves beyond where its database is. */

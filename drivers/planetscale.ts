@@ -17,7 +17,9 @@ const STRING_NUMBER_TYPES = new Set(['INT64', 'UINT64', 'DECIMAL'])
  * PlanetScale over its HTTP API (`@planetscale/database`). There is no multi-statement request: a write
  * batch is the client's `transaction()` — BEGIN, each statement, COMMIT, each its own HTTP request and
  * session-pinned on the server — and a read batch sends its statements concurrently without a transaction
- * (wire-protocols.md §1.3).
+ * (wire-protocols.md §1.3; planetscale/database-js issues 85 and 119: one statement per `Execute`). So a
+ * write's cost here is its statement count: callers fold statements (docs/performance-writes.md) and mark
+ * read-backs (`BatchOptions.readBack`), which run after COMMIT.
  */
 export function createPlanetscaleDriver(config: PlanetscaleConfig, onRoundTrip?: RoundTripObserver, options: DriverOptions = {}): Driver {
   // A call's requests (a transaction's BEGIN, statements and COMMIT) share the call's deadline signal.
@@ -32,6 +34,20 @@ export function createPlanetscaleDriver(config: PlanetscaleConfig, onRoundTrip?:
   // A Connection carries session state from reply to reply, so concurrent statements each get their own.
   const run = async (statement: Statement, signal: AbortSignal | undefined) =>
     toResult(await connect(clientConfig(signal)).execute(statement.sql, toArgs(statement.args)))
+  /** Statements that must all take effect or none: one alone is atomic, more are a transaction. */
+  const write = async (statements: readonly Statement[], signal: AbortSignal | undefined): Promise<QueryResult[]> => {
+    if (statements.length === 0) return []
+    // One statement is atomic on its own: no BEGIN/COMMIT round trips for it.
+    if (statements.length === 1) return [await retryOnDeadlock(() => run(statements[0]!, signal), isDeadlock)]
+    // An aborted transaction never reaches COMMIT; the server rolls it back when its session idles out.
+    const transaction = () =>
+      connect(clientConfig(signal)).transaction(async (tx) => {
+        const results: QueryResult[] = []
+        for (const statement of statements) results.push(toResult(await tx.execute(statement.sql, toArgs(statement.args))))
+        return results
+      })
+    return await retryOnDeadlock(transaction, isDeadlock)
+  }
   const driver: Driver = {
     name: 'planetscale',
     dialect: mysqlDialect,
@@ -48,18 +64,11 @@ export function createPlanetscaleDriver(config: PlanetscaleConfig, onRoundTrip?:
       try {
         return await withDeadline('planetscale', options.timeoutMs, async (signal) => {
           if (batchOptions?.mode === 'read') return await Promise.all(statements.map((s) => run(s, signal)))
-          // One statement is atomic on its own: no BEGIN/COMMIT round trips for it.
-          if (statements.length === 1) return [await retryOnDeadlock(() => run(statements[0]!, signal), isDeadlock)]
-          // An aborted transaction never reaches COMMIT; the server rolls it back when its session idles out.
-          const transaction = () =>
-            connect(clientConfig(signal)).transaction(async (tx) => {
-              const results: QueryResult[] = []
-              for (const statement of statements) {
-                results.push(toResult(await tx.execute(statement.sql, toArgs(statement.args))))
-              }
-              return results
-            })
-          return await retryOnDeadlock(transaction, isDeadlock)
+          // The read-back runs after COMMIT, its statements concurrently: it costs one round trip of latency
+          // and spares a one-statement write its BEGIN and COMMIT (BatchOptions.readBack).
+          const split = statements.length - Math.min(Math.max(batchOptions?.readBack ?? 0, 0), statements.length)
+          const written = await write(statements.slice(0, split), signal)
+          return [...written, ...(await Promise.all(statements.slice(split).map((s) => run(s, signal))))]
         })
       } catch (error) {
         throw toDriverError(error)

@@ -65,12 +65,38 @@ export interface Dialect {
    * `UPDATE table AS alias SET … ` joined to a row source: `from` is a complete FROM item with its own alias
    * (a subquery or `jsonRecords`), `on` the join condition. Only rows with a match are updated. Assignment
    * expressions may read the old row through `alias`; list them so that reading left to right is correct
-   * (MySQL applies SET assignments in order, the others all at once). `from` must not read `table`.
+   * (MySQL applies SET assignments in order, the others all at once). `from` must not read `table`, except
+   * through an aggregate (a count guarding the update): MySQL materialises an aggregating derived table, its
+   * documented way around error 1093 ("can't specify target table for update in FROM clause").
    * Each part may be a fragment with arguments (drivers/sql.ts): the engines place SET before (SQLite,
    * PostgreSQL) or after (MySQL) the joined row source, and the result carries the arguments in the order
    * its own text needs.
    */
   updateFrom(table: string, alias: string, assignments: Readonly<Record<string, SqlText>>, from: SqlText, on: SqlText): Fragment
+
+  /**
+   * Deletes the rows of the `related` tables that belong to the `root` rows `where` selects (the root rows
+   * stay): each `on` relates its `alias` to `rootAlias`. One statement on MySQL — a multi-table DELETE over
+   * LEFT JOINs, tables visited in the order listed — where every statement is a round trip (PlanetScale,
+   * issue 18); one statement per table elsewhere, run in the same batch.
+   */
+  deleteRelated(root: string, rootAlias: string, where: SqlText, related: readonly RelatedRows[]): Fragment[]
+
+  /**
+   * Appended to a SELECT — also the SELECT of an INSERT … SELECT — to lock the rows it reads for update until
+   * the batch commits, so a later UPDATE of them in the batch neither deadlocks with a concurrent batch doing
+   * the same nor works from a stale read (MySQL, PostgreSQL: ` FOR UPDATE`). SQLite runs one write batch at a
+   * time and has no such clause (empty).
+   */
+  readonly lockingRead: string
+
+  /**
+   * Whether the migrations' `ON DELETE CASCADE` foreign keys are enforced on every connection, so deleting a
+   * parent row deletes its children in the same statement. MySQL (InnoDB) and PostgreSQL always enforce them;
+   * SQLite only under `PRAGMA foreign_keys`, which libSQL connections do not set — there children are deleted
+   * explicitly.
+   */
+  readonly cascadesDeletes: boolean
 
   /** Null-safe inequality of two expressions (`IS NOT`, `IS DISTINCT FROM`, `NOT (a <=> b)`). */
   isDistinct(a: string, b: string): string
@@ -141,6 +167,18 @@ export interface Dialect {
   /** A query returning the engine version as column `version`, and how to present it (`SQLite 3.45.1`). */
   readonly versionQuery: string
   describeVersion(raw: string): string
+}
+
+/** A table whose rows `Dialect.deleteRelated` deletes: `on` relates `alias` to the root row. */
+export interface RelatedRows {
+  readonly table: string
+  readonly alias: string
+  readonly on: string
+}
+
+/** `deleteRelated` as one DELETE per table (SQLite, PostgreSQL): rows with a matching root row. */
+export function deleteRelatedEach(root: string, rootAlias: string, where: SqlText, related: readonly RelatedRows[]): Fragment[] {
+  return related.map(({ table, alias, on }) => sql`DELETE FROM ${raw(table)} AS ${raw(alias)} WHERE EXISTS (SELECT 1 FROM ${raw(root)} ${raw(rootAlias)} WHERE (${asFragment(where)}) AND (${raw(on)}))`)
 }
 
 /** `'key', expression, …` — the argument list of the engines' JSON object constructors. */

@@ -39,6 +39,12 @@ export const mysqlDialect: Dialect = {
   // both MySQL 8 and MariaDB accept with an INSERT … SELECT source.
   updateFrom: (table, alias, assignments, from, on) =>
     sql`UPDATE ${raw(table)} AS ${raw(alias)} JOIN ${asFragment(from)} ON ${asFragment(on)} SET ${setList(assignments, `${alias}.`)}`,
+  // Multi-table DELETE: one statement where each statement costs PlanetScale a round trip.
+  deleteRelated: (root, rootAlias, where, related) => [
+    sql`DELETE ${raw(related.map((r) => r.alias).join(', '))} FROM ${raw(root)} ${raw(rootAlias)} ${raw(related.map((r) => `LEFT JOIN ${r.table} ${r.alias} ON ${r.on}`).join(' '))} WHERE ${asFragment(where)}`,
+  ],
+  lockingRead: ' FOR UPDATE',
+  cascadesDeletes: true,
   isDistinct: (a, b) => `NOT (${a} <=> ${b})`,
   incoming: (column) => `VALUES(${column})`,
   least: (a, b) => `LEAST(${a}, ${b})`,

@@ -1,4 +1,4 @@
-import { asFragment, jsonPairs as pairs, setList, type Dialect } from './dialect.ts'
+import { asFragment, deleteRelatedEach, jsonPairs as pairs, setList, type Dialect } from './dialect.ts'
 import { raw, sql } from '../sql.ts'
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`
@@ -23,6 +23,9 @@ export const postgresDialect: Dialect = {
     (onlyIf ? ` WHERE ${onlyIf}` : ''),
   updateFrom: (table, alias, assignments, from, on) =>
     sql`UPDATE ${raw(table)} AS ${raw(alias)} SET ${setList(assignments)} FROM ${asFragment(from)} WHERE ${asFragment(on)}`,
+  deleteRelated: deleteRelatedEach,
+  lockingRead: ' FOR UPDATE',
+  cascadesDeletes: true,
   isDistinct: (a, b) => `${a} IS DISTINCT FROM ${b}`,
   incoming: (column) => `EXCLUDED.${column}`,
   least: (a, b) => `LEAST(${a}, ${b})`,

@@ -1,4 +1,4 @@
-import { asFragment, jsonPairs as pairs, setList, type Dialect } from './dialect.ts'
+import { asFragment, deleteRelatedEach, jsonPairs as pairs, setList, type Dialect } from './dialect.ts'
 import { raw, sql } from '../sql.ts'
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`
@@ -25,6 +25,9 @@ export const sqliteDialect: Dialect = {
     (onlyIf ? ` WHERE ${onlyIf}` : ''),
   updateFrom: (table, alias, assignments, from, on) =>
     sql`UPDATE ${raw(table)} AS ${raw(alias)} SET ${setList(assignments)} FROM ${asFragment(from)} WHERE ${asFragment(on)}`,
+  deleteRelated: deleteRelatedEach,
+  lockingRead: '',
+  cascadesDeletes: false,
   isDistinct: (a, b) => `${a} IS NOT ${b}`,
   incoming: (column) => `excluded.${column}`,
   // SQLite's two-argument MIN/MAX are scalar functions, unlike LEAST/GREATEST elsewhere.

@@ -128,6 +128,44 @@ describe.each(TARGETS)('driver %s', (target) => {
     expect(opened.roundTrips() - beforeBatch).toBe(target === 'planetscale' ? 4 : 1)
   })
 
+  it('runs a read-back after the writes commit where each statement is a request (PlanetScale: a one-statement write needs no BEGIN/COMMIT)', async () => {
+    const start = opened.roundTrips()
+    const results = await db.batch(
+      [
+        { sql: `INSERT INTO ${T()} (name, n) VALUES (?, ?)`, args: ['read-back', 7] },
+        { sql: `SELECT n FROM ${T()} WHERE name = ?`, args: ['read-back'] },
+        { sql: `SELECT COUNT(*) AS c FROM ${T()} WHERE name = ?`, args: ['read-back'] },
+      ],
+      { readBack: 2 },
+    )
+    expect(results.map((r) => r.rows)).toEqual([[], [{ n: 7 }], [{ c: 1 }]])
+    expect(results[0]!.rowsAffected).toBe(1)
+    // PlanetScale: the INSERT alone, then both reads concurrently; a batch is one round trip elsewhere.
+    expect(opened.roundTrips() - start).toBe(target === 'planetscale' ? 3 : 1)
+    const two = opened.roundTrips()
+    await db.batch(
+      [
+        { sql: `UPDATE ${T()} SET n = n + 1 WHERE name = ?`, args: ['read-back'] },
+        { sql: `UPDATE ${T()} SET n = n * 2 WHERE name = ?`, args: ['read-back'] },
+        { sql: `SELECT n FROM ${T()} WHERE name = ?`, args: ['read-back'] },
+      ],
+      { readBack: 1 },
+    ).then((r) => expect(r[2]!.rows).toEqual([{ n: 16 }]))
+    expect(opened.roundTrips() - two).toBe(target === 'planetscale' ? 5 : 1)
+    // A failing write still undoes the batch and its read-back never runs.
+    await expect(
+      db.batch(
+        [
+          { sql: `UPDATE ${T()} SET n = 0 WHERE name = ?`, args: ['read-back'] },
+          { sql: `INSERT INTO ${T()} (name) VALUES (?)`, args: ['alpha'] },
+          { sql: `SELECT n FROM ${T()} WHERE name = ?`, args: ['read-back'] },
+        ],
+        { readBack: 1 },
+      ),
+    ).rejects.toMatchObject({ name: 'DriverError', code: 'constraint' })
+    expect((await db.execute({ sql: `SELECT n FROM ${T()} WHERE name = ?`, args: ['read-back'] })).rows).toEqual([{ n: 16 }])
+  })
+
   it('reports the engine version', async () => {
     const expected = { d1: /^SQLite \(Cloudflare D1\)$/, libsql: /^SQLite 3\.\d+/, neon: /^PostgreSQL \d+/, planetscale: /^(MariaDB|MySQL) \d+/ }[target]
     expect(await db.version()).toMatch(expected)
@@ -250,6 +288,75 @@ describe.each(TARGETS)('driver %s', (target) => {
         { name: 'upd-2', n: 22, note: 'open', seen: null },
         { name: 'upd-3', n: 3, note: 'fixed', seen: null },
       ])
+    })
+
+    it('updates guarded by an aggregate over the updated table itself (all or nothing)', async () => {
+      const d = db.dialect
+      await db.execute({ sql: `INSERT INTO ${T()} (name, n) VALUES ('agg-1', 1), ('agg-2', 2)` })
+      const guarded = (names: string[]) =>
+        d.updateFrom(
+          T(),
+          'G',
+          { n: sql`G.n + ${10}` },
+          new Fragment(`(SELECT COUNT(*) AS c FROM ${T()} gc WHERE gc.name IN (${names.map(() => '?').join(', ')})) k`, names),
+          new Fragment(`G.name IN (${names.map(() => '?').join(', ')}) AND k.c = ?`, [...names, names.length]),
+        )
+      await db.execute(guarded(['agg-1', 'agg-2', 'agg-missing']))
+      const read = async () => (await db.execute({ sql: `SELECT name, n FROM ${T()} WHERE name LIKE 'agg-%' ORDER BY name` })).rows
+      expect(await read()).toEqual([{ name: 'agg-1', n: 1 }, { name: 'agg-2', n: 2 }])
+      await db.execute(guarded(['agg-1', 'agg-2']))
+      expect(await read()).toEqual([{ name: 'agg-1', n: 11 }, { name: 'agg-2', n: 12 }])
+    })
+
+    it('deletes the rows related to a root row, one statement on MySQL, and leaves the root and other rows', async () => {
+      const d = db.dialect
+      const child = q(`${table}_child`)
+      await db.execute({ sql: `CREATE TABLE ${child} (parent_name VARCHAR(100) NOT NULL, kind VARCHAR(10) NOT NULL)` })
+      try {
+        await db.execute({ sql: `INSERT INTO ${T()} (name, n) VALUES ('rel-root', 1), ('rel-other', 2)` })
+        await db.execute({ sql: `INSERT INTO ${child} (parent_name, kind) VALUES ('rel-root', 'rule'), ('rel-root', 'manual'), ('rel-other', 'rule')` })
+        const statements = d.deleteRelated(T(), 'rr', sql`rr.name = ${'rel-root'}`, [
+          { table: child, alias: 'c1', on: `c1.parent_name = rr.name AND c1.kind = 'rule'` },
+          { table: child, alias: 'c2', on: `c2.parent_name = rr.name AND c2.kind = 'manual' AND rr.n = 1` },
+        ])
+        expect(statements).toHaveLength(d.name === 'mysql' ? 1 : 2)
+        await db.batch(statements)
+        expect((await db.execute({ sql: `SELECT parent_name, kind FROM ${child} ORDER BY parent_name` })).rows).toEqual([{ parent_name: 'rel-other', kind: 'rule' }])
+        expect((await db.execute({ sql: `SELECT COUNT(*) AS c FROM ${T()} WHERE name IN ('rel-root', 'rel-other')` })).rows).toEqual([{ c: 2 }])
+        // No related rows at all: nothing to delete, no error.
+        await db.batch(d.deleteRelated(T(), 'rr', sql`rr.name = ${'rel-root'}`, [{ table: child, alias: 'c1', on: 'c1.parent_name = rr.name' }]))
+      } finally {
+        await db.execute({ sql: `DROP TABLE IF EXISTS ${child}` })
+      }
+    })
+
+    it('locks the rows an INSERT … SELECT reads (lockingRead), and cascades deletes where it says so', async () => {
+      const d = db.dialect
+      expect(d.lockingRead).toBe(d.name === 'sqlite' ? '' : ' FOR UPDATE')
+      const copy = q(`${table}_copy`)
+      const parent = q(`${table}_parent`)
+      const kid = q(`${table}_kid`)
+      await db.execute({ sql: `CREATE TABLE ${copy} (name VARCHAR(100) NOT NULL, n BIGINT)` })
+      await db.execute({ sql: `CREATE TABLE ${parent} (id INTEGER PRIMARY KEY)` })
+      await db.execute({ sql: `CREATE TABLE ${kid} (parent_id INTEGER NOT NULL, FOREIGN KEY (parent_id) REFERENCES ${parent} (id) ON DELETE CASCADE)` })
+      try {
+        await db.execute({ sql: `INSERT INTO ${T()} (name, n) VALUES ('lock-1', 5)` })
+        const results = await db.batch([
+          { sql: `INSERT INTO ${copy} (name, n) SELECT name, n FROM ${T()} WHERE name = ?${d.lockingRead}`, args: ['lock-1'] },
+          { sql: `UPDATE ${T()} SET n = 6 WHERE name = ?`, args: ['lock-1'] },
+        ])
+        expect(results[0]!.rowsAffected).toBe(1)
+        expect((await db.execute({ sql: `SELECT name, n FROM ${copy}` })).rows).toEqual([{ name: 'lock-1', n: 5 }])
+        await db.batch([{ sql: `INSERT INTO ${parent} (id) VALUES (1)` }, { sql: `INSERT INTO ${kid} (parent_id) VALUES (1)` }])
+        await db.execute({ sql: `DELETE FROM ${parent} WHERE id = 1` })
+        const kids = Number((await db.execute({ sql: `SELECT COUNT(*) AS c FROM ${kid}` })).rows[0]!.c)
+        // Where the dialect claims cascades, the child went with its parent (SQLite makes no claim: whether a
+        // connection enforces foreign keys is its PRAGMA's business).
+        expect(d.cascadesDeletes).toBe(d.name !== 'sqlite')
+        if (d.cascadesDeletes) expect(kids).toBe(0)
+      } finally {
+        for (const name of [copy, kid, parent]) await db.execute({ sql: `DROP TABLE IF EXISTS ${name}` })
+      }
     })
 
     it('compares null-safely and casts to text', async () => {

@@ -35,6 +35,20 @@ describe('namedBatch', () => {
   })
 })
 
+describe('namedBatch readBack', () => {
+  it('passes the read-back parts as a statement count from the end, skipping parts left out', async () => {
+    const options: unknown[] = []
+    const driver: Driver = { ...echoDriver([]), batch: async (statements, batchOptions) => (options.push(batchOptions), statements.map((s) => ({ rows: [{ sql: s.sql }], rowsAffected: 0 }))) }
+    const results = await namedBatch(driver, { write: { sql: 'w' }, gone: null, reads: [{ sql: 'r1' }, { sql: 'r2' }], last: { sql: 'r3' } }, { readBack: ['gone', 'reads', 'last'] })
+    expect(options).toEqual([{ mode: undefined, readBack: 3 }])
+    expect(results.last.rows).toEqual([{ sql: 'r3' }])
+  })
+
+  it('refuses read-back names that are not the last parts', async () => {
+    await expect(namedBatch(echoDriver([]), { read: { sql: 'r' }, write: { sql: 'w' } }, { readBack: ['read'] })).rejects.toThrow('namedBatch: readBack read must name the last parts')
+  })
+})
+
 describe('readRow', () => {
   it('decodes numbers from numbers and digit strings, strings, nullables, enumerations and JSON', () => {
     expect(readRow({ id: '42', n: 7, s: 'x', o: null, e: 'open', j: '{"a":1}' }, { id: 'number', n: 'number', s: 'string', o: 'string?', e: ['open', 'fixed'], j: 'json?' }, 'thing')).toEqual({

@@ -27,10 +27,11 @@ export async function assignIssue(
   }
   const { t, db } = scope
   // Existence is read back rather than taken from rowsAffected: MySQL counts only rows whose values changed.
+  // As a read-back it may run after the commit (PlanetScale: one statement, no BEGIN/COMMIT — issue 18).
   const { existence } = await namedBatch(db, {
     assign: { sql: `UPDATE ${t.groups} SET assigned_to_id = ?, assigned_to_label = ? WHERE id = ?`, args: [user?.id ?? null, user?.label ?? null, request.id] },
     existence: { sql: `SELECT COUNT(*) AS found FROM ${t.groups} WHERE id = ?`, args: [request.id] },
-  })
+  }, { readBack: ['existence'] })
   if (Number(existence.rows[0]!.found) === 0) throw new NotFoundError(ISSUE_NOT_FOUND)
   return { id: request.id, assigned_to_id: user?.id ?? null, assigned_to_label: user?.label ?? null }
 }

@@ -9,11 +9,12 @@ import { applyTagRules, RULE_TARGETS } from '../tags/tag-rules.ts'
 import { issueStatement, toIssueDetail, type IssueDetail } from './issue-detail.ts'
 import { manualFingerprint } from './manual-fingerprint.ts'
 import { parseJson } from '../../drivers/dialect/dialect.ts'
+import { Fragment, raw, sql } from '../../drivers/sql.ts'
 
 /**
  * `POST ?api=issues` (alias `errors`): a manual issue (reference §3.1). Its tags and module are checked in
  * one read; then the issue, its first history row, its manual tags and a rule pass are written and read
- * back in one atomic batch — two round trips.
+ * back in one atomic batch — two round trips (the read-back after the commit on PlanetScale).
  */
 export async function createManualIssue(scope: AppScope, input: ManualIssueInput, actor: Actor, now: string): Promise<IssueDetail> {
   const issue = normalize(input)
@@ -35,19 +36,16 @@ export async function createManualIssue(scope: AppScope, input: ManualIssueInput
       args: [issue.status, issue.note ?? `Created manually as ${issue.kind.replaceAll('_', ' ')}.`, now, actor.label, fingerprint],
     },
   ]
-  if (issue.tagIds.length) {
-    statements.push({
-      sql: db.dialect.insertIgnore(
-        t.groupTags,
-        ['group_id', 'tag_id', 'source', 'created_at'],
-        `SELECT g.id, j.id, 'manual', ? FROM ${t.groups} g, ${db.dialect.jsonRecords({ id: 'integer' }, 'j')} WHERE g.fingerprint = ?`,
-        ['group_id', 'tag_id'],
-      ),
-      args: [now, JSON.stringify(issue.tagIds.map((id) => ({ id }))), fingerprint],
-    })
-  }
-  statements.push(...applyTagRules(scope, RULE_TARGETS.fingerprint(fingerprint), now))
-  const { created } = await namedBatch(db, { writes: statements, created: issueStatement(scope, 'g.fingerprint = ?', [fingerprint]) })
+  // The manual tags ride in the rule pass's INSERT (issue 18: each statement is a PlanetScale round trip); a tag
+  // chosen by hand stays manual even where a rule also matches, as the rule part skips it.
+  const tags = new Fragment(`(SELECT j.id FROM ${db.dialect.jsonRecords({ id: 'integer' }, 'j')})`, [JSON.stringify(issue.tagIds.map((id) => ({ id })))])
+  const manual = issue.tagIds.length
+    ? sql`SELECT g.id AS group_id, mt.id AS tag_id, 'manual' AS source, ${now} AS created_at
+        FROM ${raw(t.groups)} g, ${tags} mt WHERE g.fingerprint = ${fingerprint}`
+    : undefined
+  const target = manual ? sql`${RULE_TARGETS.fingerprint(fingerprint)} AND r.tag_id NOT IN ${tags}` : RULE_TARGETS.fingerprint(fingerprint)
+  statements.push(...applyTagRules(scope, target, now, manual))
+  const { created } = await namedBatch(db, { writes: statements, created: issueStatement(scope, 'g.fingerprint = ?', [fingerprint]) }, { readBack: ['created'] })
   return toIssueDetail(created.rows[0]!, [], { page: 1, limit: 100, includeContext: true, skipVendor: false })
 }
 

@@ -10,7 +10,7 @@ import type { HookServices, Plugin } from '../plugins/plugin.ts'
 import { decodePluginSettings, readPluginSettings } from '../plugins/plugin-settings.ts'
 import { runPluginHook } from '../plugins/run-plugin-hook.ts'
 import { toTimestamp } from '../time.ts'
-import type { QueryResult, Statement } from '../../drivers/driver.ts'
+import type { QueryResult } from '../../drivers/driver.ts'
 
 export interface StatusChange {
   readonly id: number
@@ -23,9 +23,9 @@ export interface StatusChange {
 /**
  * `POST ?api=issue-status`: any status may go to any status, the same one included (reference §2.8). The
  * history row (taking `from_status` from the row before it changes), the update and the read-back are one
- * atomic batch — one round trip; an unknown issue writes nothing and is a 404. The batch first locks the issue's
- * row, so concurrent changes of one issue leave a history whose rows chain (each `from_status` the previous
- * `to_status`).
+ * atomic batch — one round trip; an unknown issue writes nothing and is a 404. The history row's read locks the
+ * issue's row, so concurrent changes of one issue leave a history whose rows chain (each `from_status` the
+ * previous `to_status`).
  */
 export async function changeIssueStatus(scope: AppScope, change: StatusChange, actor: Actor, now: Date, plugins: readonly Plugin[], services: HookServices): Promise<StatusChangeResult> {
   const { t, db } = scope
@@ -33,21 +33,26 @@ export async function changeIssueStatus(scope: AppScope, change: StatusChange, a
   // The plugins' switches are read in the same batch when one could have a hook to run: no extra round trip.
   const hooked = plugins.filter((plugin) => plugin.status === 'active' && plugin.hooks?.statusChanged)
   const reads = hooked.map((plugin) => plugin.statusChangeReads?.(scope, change.id) ?? [])
-  const { latest, switches, prefetched } = await namedBatch(db, {
-    // Take the issue's row lock first: a concurrent change of the same issue then waits here, and the history
-    // row below reads the status that change left (PostgreSQL reads committed rows per statement).
-    lock: lockIssueRows(scope, 'id = ?', [change.id]),
-    history: {
-      sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
-        SELECT id, status, ?, ?, ?, ? FROM ${t.groups} WHERE id = ?`,
-      args: [change.status, change.note, at, actor.label, change.id],
+  const { latest, switches, prefetched } = await namedBatch(
+    db,
+    {
+      // The history row reads the status under the issue's row lock (dialect.lockingRead): a concurrent change
+      // of the same issue waits for this batch, and then reads the status it left (PostgreSQL re-reads the
+      // locked row), so the history chains. The lock used to be a statement of its own (issue 18).
+      history: {
+        sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
+          SELECT id, status, ?, ?, ?, ? FROM ${t.groups} WHERE id = ?${db.dialect.lockingRead}`,
+        args: [change.status, change.note, at, actor.label, change.id],
+      },
+      status: { sql: `UPDATE ${t.groups} SET status = ?, status_updated_at = ? WHERE id = ?`, args: [change.status, at, change.id] },
+      latest: { sql: `SELECT from_status FROM ${t.history} WHERE group_id = ? ORDER BY id DESC LIMIT 1`, args: [change.id] },
+      switches: hooked.length > 0 ? readPluginSettings(scope, hooked) : null,
+      // What the hooks will need: settings and links, which the status change does not write — so on
+      // PlanetScale they run after the commit, concurrently, instead of inside the transaction.
+      prefetched: reads.flat(),
     },
-    status: { sql: `UPDATE ${t.groups} SET status = ?, status_updated_at = ? WHERE id = ?`, args: [change.status, at, change.id] },
-    latest: { sql: `SELECT from_status FROM ${t.history} WHERE group_id = ? ORDER BY id DESC LIMIT 1`, args: [change.id] },
-    switches: hooked.length > 0 ? readPluginSettings(scope, hooked) : null,
-    // What the hooks will need, read now (after the update, so they see the new status).
-    prefetched: reads.flat(),
-  })
+    { readBack: ['switches', 'prefetched'] },
+  )
   const row = latest.rows[0]
   if (!row) throw new NotFoundError(ISSUE_NOT_FOUND)
   const { from_status: fromStatus } = readRow(row, { from_status: ISSUE_STATUSES }, 'status history')
@@ -70,11 +75,6 @@ export async function changeIssueStatus(scope: AppScope, change: StatusChange, a
     call: (hooks, plugin) => hooks.statusChanged?.({ ...changed, prefetched: byPlugin.get(plugin) ?? [] }),
   })
   return { ...Object.fromEntries(outcomes), ...result }
-}
-
-/** A no-op update that takes the row locks of the issues `where` selects, ahead of reading their status. */
-export function lockIssueRows(scope: AppScope, where: string, args: Statement['args']): Statement {
-  return { sql: `UPDATE ${scope.t.groups} SET status_updated_at = status_updated_at WHERE ${where}`, args }
 }
 
 /** Notes are trimmed and an empty note is no note. */

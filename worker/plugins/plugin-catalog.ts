@@ -13,14 +13,15 @@ export async function listPlugins(scope: AppScope, plugins: readonly Plugin[]): 
 
 /**
  * `POST ?api=plugins {id, enabled}`: switches one plugin for the application and returns the catalog. The write
- * and the read-back are one batch (one round trip); only `active` plugins can be switched on, and switching
+ * and the read-back are one batch (one round trip; on PlanetScale two, the read-back after the one-statement
+ * write); only `active` plugins can be switched on, and switching
  * one off is always allowed (reference §3.5).
  */
 export async function setPluginEnabled(scope: AppScope, plugins: readonly Plugin[], toggle: PluginToggle, now: string): Promise<{ data: PluginView[] }> {
   const plugin = plugins.find((candidate) => candidate.id === toggle.id)
   if (!plugin) throw new InvalidInputError(PLUGIN_MESSAGES.unknown(toggle.id))
   if (toggle.enabled && plugin.status !== 'active') throw new InvalidInputError(PLUGIN_MESSAGES.planned(plugin.name))
-  const { settings } = await namedBatch(scope.db, { toggle: pluginSettingWrites.enabled(scope, plugin.id, toggle.enabled, now), settings: readPluginSettings(scope, plugins) })
+  const { settings } = await namedBatch(scope.db, { toggle: pluginSettingWrites.enabled(scope, plugin.id, toggle.enabled, now), settings: readPluginSettings(scope, plugins) }, { readBack: ['settings'] })
   return { data: present(plugins, decodePluginSettings(plugins, settings.rows)) }
 }
 

@@ -15,7 +15,8 @@ export interface IssueTagChange {
 /**
  * `POST ?api=issue-tags` (seed §4.3): `add` upserts the assignment as manual — turning a rule-made one into
  * a manual one so later rule passes cannot undo it; `remove` deletes it whatever its source. The same batch
- * reports whether the issue and the tag exist, so unknown ids are a 404 without a separate read.
+ * reports whether the issue and the tag exist, so unknown ids are a 404 without a separate read (run after the
+ * commit on PlanetScale: the write is then one statement, no BEGIN/COMMIT — issue 18).
  */
 export async function changeIssueTag(scope: AppScope, change: IssueTagChange, now: string): Promise<IssueTagChange> {
   const { t, db } = scope
@@ -32,7 +33,7 @@ export async function changeIssueTag(scope: AppScope, change: IssueTagChange, no
       sql: `SELECT (SELECT COUNT(*) FROM ${t.groups} WHERE id = ?) AS issue_exists, (SELECT COUNT(*) FROM ${t.tags} WHERE id = ?) AS tag_exists`,
       args: [change.groupId, change.tagId],
     },
-  })
+  }, { readBack: ['existence'] })
   const row = existence.rows[0]!
   if (Number(row.issue_exists) === 0) throw new NotFoundError(ISSUE_NOT_FOUND)
   if (Number(row.tag_exists) === 0) throw new NotFoundError(TAG_MESSAGES.notFound)

@@ -37,13 +37,18 @@ export const RULE_TARGETS = {
  *   pass waits for a rule change holding the rule rows and reads the latest committed ones, and a rule change
  *   waits for the pass's rule-row locks and inserted assignments.
  * - SQLite (D1, libSQL) runs one write batch at a time.
+ *
+ * `alongside` is a SELECT of more `(group_id, tag_id, source, created_at)` rows for the same INSERT; the target
+ * must keep the rule part off their keys (an INSERT cannot skip a key it inserts twice on every engine).
  */
-export function applyTagRules(scope: AppScope, target: RuleTarget, now: string): Statement[] {
+export function applyTagRules(scope: AppScope, target: RuleTarget, now: string, alongside?: Fragment): Statement[] {
   const { t, db } = scope
   const d = db.dialect
   const matches = ['g.title', 'g.sample_message', 'g.exception_class'].map((column) => d.containsCi(column, 'r.match_word'))
-  const source = sql`SELECT g.id, r.tag_id, 'rule', ${now} FROM ${raw(t.groups)} g JOIN ${raw(t.tagRules)} r ON r.enabled = 1
+  const rules = sql`SELECT g.id AS group_id, r.tag_id AS tag_id, 'rule' AS source, ${now} AS created_at FROM ${raw(t.groups)} g JOIN ${raw(t.tagRules)} r ON r.enabled = 1
     WHERE (${target}) AND (${raw(matches.join(' OR '))})`
+  // Rows inserted along with the rule-made ones, in the same statement (a manual issue's own tags).
+  const source = alongside ? sql`SELECT u.group_id, u.tag_id, u.source, u.created_at FROM (${alongside} UNION ALL ${rules}) u WHERE 1 = 1` : rules
   return [
     ...rulesLock(scope, 'shared'),
     { sql: d.insertIgnore(t.groupTags, ['group_id', 'tag_id', 'source', 'created_at'], source.sql, ['group_id', 'tag_id']), args: source.args },
