@@ -1,5 +1,6 @@
 import { generateLaravelLog } from './log-generator.ts'
 import { measure, send, type Measurement } from './measure.ts'
+import { busiestIssues, growthTable, measureReadGrowth } from './read-scenarios.ts'
 
 export interface IngestionBench {
   readonly measurements: Measurement[]
@@ -11,7 +12,7 @@ export interface IngestionBench {
  * and the read side (summary, sources, source, date/source filters) over the imported data. With `scale`,
  * 1,000,000 occurrences over 100,000 issues are imported first and the list and detail are measured on them.
  */
-export async function ingestionBench(base: string, app: string, driver: string, options: { count: number; scale: boolean }): Promise<IngestionBench> {
+export async function ingestionBench(base: string, app: string, driver: string, options: { count: number; scale: boolean; scaleEvents: number }): Promise<IngestionBench> {
   const notes: string[] = []
   const measurements: Measurement[] = []
 
@@ -44,41 +45,45 @@ export async function ingestionBench(base: string, app: string, driver: string, 
   ]
   for (const scenario of read) measurements.push(await measure(scenario.name, base, app, scenario.make, { count: options.count, warmup: 2 }))
 
-  if (options.scale) measurements.push(...(await scaleBench(base, notes)))
+  if (options.scale) measurements.push(...(await scaleBench(base, app, driver, options.scaleEvents, notes)))
   return { measurements, notes }
 }
 
-/** 1,000,000 occurrences over 100,000 issues in a fresh application, then list and detail p95. */
-async function scaleBench(base: string, notes: string[]): Promise<Measurement[]> {
+/**
+ * Issue 18: `events` occurrences (1,000,000 by default) over a tenth as many issues in a fresh application,
+ * imported in files of 50,000 events under module `scale/`, then every read of READ_SCENARIOS measured on
+ * the small corpus (`small`, the application measured above) and on this one, with the growth of each.
+ */
+async function scaleBench(base: string, small: string, driver: string, events: number, notes: string[]): Promise<Measurement[]> {
   const app = 'scale'
   await send(base, { method: 'POST', api: 'applications', body: { name: 'Scale', id: app } })
+  // The same tag rule as the small corpus (seedIssues), so `tag=` matches in both.
+  await send(base, { method: 'POST', api: 'tags', body: { name: 'Tag checkout', match_word: 'checkout' } }, app)
   const started = performance.now()
-  const files = 20
+  const perFile = 50_000
+  const files = Math.max(1, Math.round(events / perFile))
   let generating = 0
   for (let i = 0; i < files; i++) {
     const generated = performance.now()
-    const log = generateLaravelLog({ events: 50_000, issues: 100_000, seed: 100 + i })
+    const log = generateLaravelLog({ events: perFile, issues: (files * perFile) / 10, seed: 100 + i })
     generating += performance.now() - generated
-    const response = await upload(base, app, `scale/part-${i}.log`, log)
+    const response = await upload(base, app, `scale/part-${i}-laravel.log`, log)
     if (response.status !== 200 && response.status !== 202) throw new Error(`scale upload ${i}: ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`)
     await waitForJobs(base, app)
   }
   const seconds = (performance.now() - started - generating) / 1000
   const total = (await send(base, { method: 'GET', api: 'summary' }, app)).body.total
   notes.push(`scale: ${total.occurrences.toLocaleString('en')} occurrences, ${total.groups_count.toLocaleString('en')} issues imported in ${seconds.toFixed(1)} s (${Math.round(total.occurrences / seconds).toLocaleString('en')} events/s)`)
-  const ids = (await send(base, { method: 'GET', api: 'issues', query: { limit: 200, sort: 'occurrences' } }, app)).body.data.map((item: { id: number }) => item.id)
-  const scenarios = [
-    { name: 'scale: GET issues (newest)', make: () => ({ method: 'GET', api: 'issues' }) },
-    { name: 'scale: GET groups (occurrences)', make: () => ({ method: 'GET', api: 'groups' }) },
-    { name: 'scale: GET issues page 50 oldest', make: () => ({ method: 'GET', api: 'issues', query: { page: 50, sort: 'oldest' } }) },
-    { name: 'scale: GET issues?severity=WARNING', make: () => ({ method: 'GET', api: 'issues', query: { severity: 'WARNING' } }) },
-    { name: 'scale: GET issues?date=', make: () => ({ method: 'GET', api: 'issues', query: { date: '2026-10-15' } }) },
-    { name: 'scale: GET error (detail)', make: (i: number) => ({ method: 'GET', api: 'error', query: { id: ids[Math.abs(i) % ids.length] } }) },
-    { name: 'scale: GET summary', make: () => ({ method: 'GET', api: 'summary' }) },
-  ]
-  const results: Measurement[] = []
-  for (const scenario of scenarios) results.push(await measure(scenario.name, base, app, scenario.make, { count: 100, warmup: 3 }))
-  return results
+  const smallTotal = (await send(base, { method: 'GET', api: 'summary' }, small)).body.total
+  notes.push(`small corpus: ${smallTotal.occurrences.toLocaleString('en')} occurrences, ${smallTotal.groups_count.toLocaleString('en')} issues`)
+  const { measurements, growth } = await measureReadGrowth(
+    base,
+    { app: small, issueIds: await busiestIssues(base, small), module: 'throughput', source: 'laravel.log' },
+    { app, issueIds: await busiestIssues(base, app), module: 'scale', source: 'laravel.log' },
+    50,
+  )
+  notes.push(growthTable(driver, growth, driver === 'd1' ? 2 : 3))
+  return measurements
 }
 
 async function upload(base: string, app: string, file: string, bytes: Uint8Array) {
