@@ -90,12 +90,21 @@ async function upload(base: string, app: string, file: string, bytes: Uint8Array
   return send(base, { method: 'POST', api: 'import-incoming', query: { file }, raw: bytes }, app)
 }
 
-/** Waits until the application has no queued or running import job. */
+/**
+ * Waits until the application has no queued or running import job. A poll that gets no answer in 20 s is
+ * sent again: under `wrangler dev` a request can wait until another one arrives (docs/ingestion.md "Local
+ * development"), and on a loaded machine the bench otherwise died on undici's 5-minute header timeout.
+ */
 async function waitForJobs(base: string, app: string): Promise<void> {
   for (;;) {
-    const jobs = await send(base, { method: 'GET', api: 'import-incoming' }, app)
-    const active = (jobs.body.data ?? []).some((job: { status: string }) => job.status === 'queued' || job.status === 'running')
-    if (!active && !(jobs.body.pending?.bytes > 0)) return
+    const jobs = await Promise.race([
+      send(base, { method: 'GET', api: 'import-incoming' }, app).catch(() => null),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000)),
+    ])
+    if (jobs !== null) {
+      const active = (jobs.body.data ?? []).some((job: { status: string }) => job.status === 'queued' || job.status === 'running')
+      if (!active && !(jobs.body.pending?.bytes > 0)) return
+    }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
 }

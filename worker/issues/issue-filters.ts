@@ -37,12 +37,10 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment
     // migration 0012 return the newest page in order (an IN list cannot: issue 18). Slug, name and id are each
     // unique, so a value names at most three modules; the slug wins, then the name (docs/deviations.md).
     const byId = asId(filters.module)
-    const slug = filters.module.toLowerCase()
-    const key = nameKey(filters.module)
-    conditions.push(
-      sql`g.module_id = (SELECT mm.id FROM ${T('modules')} mm WHERE mm.slug = ${slug} OR mm.name_key = ${key}${byId === null ? raw('') : sql` OR mm.id = ${byId}`}
-        ORDER BY CASE WHEN mm.slug = ${slug} THEN 0 WHEN mm.name_key = ${key} THEN 1 ELSE 2 END LIMIT 1)`,
-    )
+    const module = (where: Fragment) => sql`(SELECT mm.id FROM ${T('modules')} mm WHERE ${where})`
+    const candidates = [module(sql`mm.slug = ${filters.module.toLowerCase()}`), module(sql`mm.name_key = ${nameKey(filters.module)}`)]
+    if (byId !== null) candidates.push(module(sql`mm.id = ${byId}`))
+    conditions.push(sql`g.module_id = COALESCE(${join(candidates, ', ')})`)
   }
   if (filters.source !== undefined) {
     // EXISTS probes (group_id, source_file_id) per issue: the newest page stops after its 50 rows, and the
