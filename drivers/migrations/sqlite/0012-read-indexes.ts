@@ -6,7 +6,10 @@ import type { Migration } from '../migration.ts'
  * Issue 18: a filtered list is a page (`ORDER BY … LIMIT 50`) and a total (`COUNT(*)`) over the same filter.
  * With a one-column index per filter, the page read every matching issue and sorted it (a 25,000-issue
  * `severity=WARNING` sorted 25,000 full rows, the tags subquery run for each). A (filter, sort key) index
- * returns the page in order and stops after 50 rows, and still counts the total from the index alone. Each
+ * returns the page in order and stops after 50 rows, and still counts the total from the index alone. The
+ * index holds the whole ORDER BY, `id DESC` included: MySQL cannot sort only the tail of an order (SQLite and
+ * PostgreSQL can), and InnoDB's implicit primary-key suffix is ascending, so without it MySQL sorted every
+ * match ("Using filesort"). Each
  * filter gets one for the two orders people use — `newest` (the API's default) and `occurrences` (the
  * dashboard's); the one-column indexes they replace are their prefixes. `groups_breakdown` covers the
  * summary's GROUP BY severity, status, log type (count, last seen) without reading the issue rows (a million
@@ -15,14 +18,14 @@ import type { Migration } from '../migration.ts'
  * the import.
  */
 export const READ_INDEXES: readonly (readonly [name: string, columns: string])[] = [
-  ['groups_severity_seen', 'severity, last_seen DESC, count DESC'],
-  ['groups_severity_count', 'severity, count DESC, last_seen DESC'],
-  ['groups_status_seen', 'status, last_seen DESC, count DESC'],
-  ['groups_status_count', 'status, count DESC, last_seen DESC'],
-  ['groups_log_type_seen', 'log_type, last_seen DESC, count DESC'],
-  ['groups_log_type_count', 'log_type, count DESC, last_seen DESC'],
-  ['groups_module_seen', 'module_id, last_seen DESC, count DESC'],
-  ['groups_module_count', 'module_id, count DESC, last_seen DESC'],
+  ['groups_severity_seen', 'severity, last_seen DESC, count DESC, id DESC'],
+  ['groups_severity_count', 'severity, count DESC, last_seen DESC, id DESC'],
+  ['groups_status_seen', 'status, last_seen DESC, count DESC, id DESC'],
+  ['groups_status_count', 'status, count DESC, last_seen DESC, id DESC'],
+  ['groups_log_type_seen', 'log_type, last_seen DESC, count DESC, id DESC'],
+  ['groups_log_type_count', 'log_type, count DESC, last_seen DESC, id DESC'],
+  ['groups_module_seen', 'module_id, last_seen DESC, count DESC, id DESC'],
+  ['groups_module_count', 'module_id, count DESC, last_seen DESC, id DESC'],
   ['groups_origin_created', 'origin, created_at'],
   ['groups_breakdown', 'severity, status, log_type, count, last_seen'],
 ]
