@@ -49,13 +49,13 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment
         WHERE fs.channel = ${filters.source} OR ${has('fs.path', filters.source)}))`)
   }
   if (filters.date !== undefined) {
-    // Issues with an occurrence that day, or non-ingested issues created that day (reference §3.1 `date`).
-    // The OR keeps the day's issue list a membership test: the page walks the sort index and stops after
-    // its rows, and the total scans the (origin, created_at) index of migration 0012 instead of the issue
-    // rows. (An EXISTS probe per issue measured twice as slow for the total: docs/performance.md.)
-    conditions.push(
-      sql`(g.id IN (SELECT gd.group_id FROM ${T('groupDays')} gd WHERE gd.day = ${filters.date}) OR (g.origin <> 'ingested' AND substr(g.created_at, 1, 10) = ${filters.date}))`,
-    )
+    // Issues with an occurrence that day, or non-ingested issues created that day (reference §3.1 `date`), as
+    // two membership tests on the issue id — which every index of the issues carries, so the total counts
+    // an index (with `severity=` too: 132 → 28 ms at 100,000 issues) and the page walks the sort index. The
+    // unary `+` keeps SQLite from driving the query from the lists (that sorted every match for the page);
+    // `< OR >` is `<>` as two ranges of the (origin, created_at) index of migration 0012 (docs/performance.md).
+    conditions.push(sql`(+g.id IN (SELECT gd.group_id FROM ${T('groupDays')} gd WHERE gd.day = ${filters.date})
+        OR +g.id IN (SELECT gc.id FROM ${T('groups')} gc WHERE (gc.origin < 'ingested' OR gc.origin > 'ingested') AND substr(gc.created_at, 1, 10) = ${filters.date}))`)
   }
   if (filters.tag !== undefined) {
     // EXISTS on the (group_id, tag_id) key, as for `source`: the page reads its rows in list order.

@@ -45,6 +45,7 @@ const FILTERS: readonly { name: string; filters: IssueFilters; keep: (issue: Iss
   { name: 'tag', filters: { tag: 'Checkout' }, keep: (x) => x.tagged },
   { name: 'source', filters: { source: 'laravel.log' }, keep: (x) => x.file === 'laravel' },
   { name: 'date', filters: { date: '2026-10-15' }, keep: (x) => x.onDay || (x.origin !== 'ingested' && x.createdAt.startsWith('2026-10-15')) },
+  { name: 'severity and date', filters: { severity: 'ERROR', date: '2026-10-15' }, keep: (x) => x.severity === 'ERROR' && (x.onDay || (x.origin !== 'ingested' && x.createdAt.startsWith('2026-10-15'))) },
   { name: 'severity + date + tag', filters: { severity: 'ERROR', date: '2026-10-15', tag: 'checkout' }, keep: (x) => x.severity === 'ERROR' && x.onDay && x.tagged },
 ]
 
