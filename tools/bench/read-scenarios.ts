@@ -27,7 +27,7 @@ export interface Corpus {
 export const READ_SCENARIOS: readonly ReadScenario[] = [
   { name: 'GET issues (newest)', make: () => ({ method: 'GET', api: 'issues' }) },
   { name: 'GET groups (occurrences)', make: () => ({ method: 'GET', api: 'groups' }) },
-  { name: 'GET issues page 50 oldest', make: () => ({ method: 'GET', api: 'issues', query: { page: 20, limit: 50, sort: 'oldest' } }) },
+  { name: 'GET issues page 20 oldest', make: () => ({ method: 'GET', api: 'issues', query: { page: 20, limit: 50, sort: 'oldest' } }) },
   { name: 'GET issues?severity=WARNING', make: () => ({ method: 'GET', api: 'issues', query: { severity: 'WARNING' } }) },
   { name: 'GET issues?status=open', make: () => ({ method: 'GET', api: 'issues', query: { status: 'open' } }) },
   { name: 'GET issues?status=fixed', make: () => ({ method: 'GET', api: 'issues', query: { status: 'fixed' } }) },
