@@ -12,7 +12,7 @@ export interface IngestionBench {
  * and the read side (summary, sources, source, date/source filters) over the imported data. With `scale`,
  * 1,000,000 occurrences over 100,000 issues are imported first and the list and detail are measured on them.
  */
-export async function ingestionBench(base: string, app: string, driver: string, options: { count: number; scale: boolean; scaleEvents: number }): Promise<IngestionBench> {
+export async function ingestionBench(base: string, app: string, driver: string, options: { count: number; scale: boolean; scaleEvents: number; afterImport?: () => Promise<void> }): Promise<IngestionBench> {
   const notes: string[] = []
   const measurements: Measurement[] = []
 
@@ -45,7 +45,7 @@ export async function ingestionBench(base: string, app: string, driver: string, 
   ]
   for (const scenario of read) measurements.push(await measure(scenario.name, base, app, scenario.make, { count: options.count, warmup: 2 }))
 
-  if (options.scale) measurements.push(...(await scaleBench(base, app, driver, options.scaleEvents, notes)))
+  if (options.scale) measurements.push(...(await scaleBench(base, app, driver, options.scaleEvents, notes, options.afterImport)))
   return { measurements, notes }
 }
 
@@ -54,7 +54,7 @@ export async function ingestionBench(base: string, app: string, driver: string, 
  * imported in files of 50,000 events under module `scale/`, then every read of READ_SCENARIOS measured on
  * the small corpus (`small`, the application measured above) and on this one, with the growth of each.
  */
-async function scaleBench(base: string, small: string, driver: string, events: number, notes: string[]): Promise<Measurement[]> {
+async function scaleBench(base: string, small: string, driver: string, events: number, notes: string[], afterImport?: () => Promise<void>): Promise<Measurement[]> {
   const app = 'scale'
   await send(base, { method: 'POST', api: 'applications', body: { name: 'Scale', id: app } })
   // The same tag rule as the small corpus (seedIssues), so `tag=` matches in both.
@@ -77,6 +77,7 @@ async function scaleBench(base: string, small: string, driver: string, events: n
     }
   }
   const seconds = (performance.now() - started - generating) / 1000
+  if (afterImport) await afterImport()
   const total = (await send(base, { method: 'GET', api: 'summary' }, app)).body.total
   notes.push(`scale: ${total.occurrences.toLocaleString('en')} occurrences, ${total.groups_count.toLocaleString('en')} issues imported in ${seconds.toFixed(1)} s (${Math.round(total.occurrences / seconds).toLocaleString('en')} events/s)`)
   const smallTotal = (await send(base, { method: 'GET', api: 'summary' }, small)).body.total
