@@ -9,7 +9,7 @@ import type { IssueFilters } from './issue-search.ts'
  * occurrences read the derived tables instead: `group_days` for `date`, `group_sources` for `source` and
  * the file part of `q` — so no filter scans the occurrences table. Each filter is written so that the
  * page (ORDER BY … LIMIT) can walk an index in list order and the total can count an index: equalities on
- * indexed columns, and EXISTS probes for related rows (docs/performance.md, issue 18).
+ * indexed columns, EXISTS probes or id membership tests for related rows (docs/performance.md, issue 18).
  */
 export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment {
   const { t, db } = scope
