@@ -12,6 +12,7 @@ import { application0008 as sqliteApplication0008 } from './sqlite/0008-releases
 import { application0009 as sqliteApplication0009 } from './sqlite/0009-access-rollup.ts'
 import { application0010 as sqliteApplication0010 } from './sqlite/0010-tracker.ts'
 import { application0011 as sqliteApplication0011 } from './sqlite/0011-connectors.ts'
+import { application0013 as sqliteApplication0013 } from './sqlite/0013-issue-priority.ts'
 import { application0015 as sqliteApplication0015 } from './sqlite/0015-issue-aliases.ts'
 import { registry0001 as postgresRegistry0001 } from './postgres/0001-registry.ts'
 import { application0001 as postgresApplication0001 } from './postgres/0001-issues.ts'
@@ -25,6 +26,7 @@ import { application0008 as postgresApplication0008 } from './postgres/0008-rele
 import { application0009 as postgresApplication0009 } from './postgres/0009-access-rollup.ts'
 import { application0010 as postgresApplication0010 } from './postgres/0010-tracker.ts'
 import { application0011 as postgresApplication0011 } from './postgres/0011-connectors.ts'
+import { application0013 as postgresApplication0013 } from './postgres/0013-issue-priority.ts'
 import { application0015 as postgresApplication0015 } from './postgres/0015-issue-aliases.ts'
 import { registry0001 as mysqlRegistry0001 } from './mysql/0001-registry.ts'
 import { application0001 as mysqlApplication0001 } from './mysql/0001-issues.ts'
@@ -38,11 +40,12 @@ import { application0008 as mysqlApplication0008 } from './mysql/0008-releases.t
 import { application0009 as mysqlApplication0009 } from './mysql/0009-access-rollup.ts'
 import { application0010 as mysqlApplication0010 } from './mysql/0010-tracker.ts'
 import { application0011 as mysqlApplication0011 } from './mysql/0011-connectors.ts'
+import { application0013 as mysqlApplication0013 } from './mysql/0013-issue-priority.ts'
 import { application0015 as mysqlApplication0015 } from './mysql/0015-issue-aliases.ts'
 
 /** Every migration, per dialect, in version order. Each dialect must list the same versions. */
 export const MIGRATIONS: Readonly<Record<Dialect['name'], MigrationSet>> = {
-  sqlite: { registry: [sqliteRegistry0001], application: [sqliteApplication0001, sqliteApplication0002, sqliteApplication0003, sqliteApplication0004, sqliteApplication0005, sqliteApplication0006, sqliteApplication0007, sqliteApplication0008, sqliteApplication0009, sqliteApplication0010, sqliteApplication0011, sqliteApplication0015] },
-  postgres: { registry: [postgresRegistry0001], application: [postgresApplication0001, postgresApplication0002, postgresApplication0003, postgresApplication0004, postgresApplication0005, postgresApplication0006, postgresApplication0007, postgresApplication0008, postgresApplication0009, postgresApplication0010, postgresApplication0011, postgresApplication0015] },
-  mysql: { registry: [mysqlRegistry0001], application: [mysqlApplication0001, mysqlApplication0002, mysqlApplication0003, mysqlApplication0004, mysqlApplication0005, mysqlApplication0006, mysqlApplication0007, mysqlApplication0008, mysqlApplication0009, mysqlApplication0010, mysqlApplication0011, mysqlApplication0015] },
+  sqlite: { registry: [sqliteRegistry0001], application: [sqliteApplication0001, sqliteApplication0002, sqliteApplication0003, sqliteApplication0004, sqliteApplication0005, sqliteApplication0006, sqliteApplication0007, sqliteApplication0008, sqliteApplication0009, sqliteApplication0010, sqliteApplication0011, sqliteApplication0013, sqliteApplication0015] },
+  postgres: { registry: [postgresRegistry0001], application: [postgresApplication0001, postgresApplication0002, postgresApplication0003, postgresApplication0004, postgresApplication0005, postgresApplication0006, postgresApplication0007, postgresApplication0008, postgresApplication0009, postgresApplication0010, postgresApplication0011, postgresApplication0013, postgresApplication0015] },
+  mysql: { registry: [mysqlRegistry0001], application: [mysqlApplication0001, mysqlApplication0002, mysqlApplication0003, mysqlApplication0004, mysqlApplication0005, mysqlApplication0006, mysqlApplication0007, mysqlApplication0008, mysqlApplication0009, mysqlApplication0010, mysqlApplication0011, mysqlApplication0013, mysqlApplication0015] },
 }

@@ -1,0 +1,43 @@
+/**
+ * An issue's `heat` (migration 0013): its occurrences weighted by day, `Σ count × weight(day)` with
+ * `weight(day) = 2^((day − HEAT_EPOCH) / HEAT_HALF_LIFE_DAYS)`. It stands for the recent frequency of the
+ * `priority` sort (issue 17 item 3) as an exponentially decayed event count with a 7-day half-life: at any
+ * moment `now`, the decayed count is `heat × 2^(−(now − HEAT_EPOCH) / 7)`, the same factor for every issue, so
+ * ranking by `heat` IS ranking by the decayed count and nothing is ever re-scored as time passes — the list
+ * walks an index on it (issue 18: list reads at 1,000,000 occurrences within 2× the small corpus).
+ *
+ * Weights grow by 2 a week: doubles overflow at 2^1024, about 19.6 years after the epoch (2044-08). Before
+ * then a maintenance rebase (divide every `heat` by 2^k and move the epoch k weeks later) is needed; until
+ * 2040 the largest weight is below 2^783, so sums of billions of events stay far from the limit.
+ */
+
+/** Day 0 of the weights (`YYYY-MM-DD`, UTC). */
+export const HEAT_EPOCH = '2025-01-01'
+
+/** Half-life of an occurrence's weight in days. */
+export const HEAT_HALF_LIFE_DAYS = 7
+
+const EPOCH_MS = Date.parse(`${HEAT_EPOCH}T00:00:00Z`)
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/
+
+/**
+ * The weight of one occurrence on `day` (`YYYY-MM-DD`, the form of `occurrences.occurred_day`).
+ * @throws RangeError for anything that is not a calendar day (the digest only stores normalised timestamps).
+ */
+export function heatWeight(day: string): number {
+  const ms = DAY_PATTERN.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN
+  if (Number.isNaN(ms)) throw new RangeError(`Not a day: ${day}`)
+  return 2 ** ((ms - EPOCH_MS) / 86_400_000 / HEAT_HALF_LIFE_DAYS)
+}
+
+/**
+ * The weights of the distinct days of `timestamps` (ISO, `YYYY-MM-DD…`), as the JSON array of `[day, weight]`
+ * pairs the digest binds as one parameter (persist-statements.ts): one parameter whatever the number of days,
+ * where a `CASE` with two arguments per day would pass D1's 100-parameter limit on a batch of old logs.
+ */
+export function heatWeightsJson(timestamps: Iterable<string>): string {
+  const days = new Set<string>()
+  for (const timestamp of timestamps) days.add(timestamp.slice(0, 10))
+  // A day past the doubles' range (a clock far in the future) adds nothing rather than an overflow error.
+  return JSON.stringify([...days].map((day) => [day, Number.isFinite(heatWeight(day)) ? heatWeight(day) : 0]))
+}
