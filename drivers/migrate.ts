@@ -24,7 +24,8 @@ export async function readMigrationState(db: Driver): Promise<MigrationState> {
 /**
  * Applies the migrations of one scope newer than `applied`, each as one atomic batch that also records
  * it. Safe when several isolates race: PostgreSQL serialises them with an advisory lock, SQLite batches
- * are serialised by the engine, statements are idempotent and the record is an insert-ignore.
+ * are serialised by the engine, statements are idempotent (or the step has an `appliedProbe`) and the
+ * record is an insert-ignore.
  *
  * @returns the scope's version afterwards.
  */
@@ -46,11 +47,14 @@ export async function applyMigrations(
       'VALUES (?, ?, ?, ?)',
       ['scope', 'version'],
     )
-    await db.batch([
-      ...(lock ? [{ sql: lock }] : []),
-      ...migration.statements(prefix).map((sql) => ({ sql })),
-      { sql: record, args: [scope, migration.version, migration.name, now] },
-    ])
+    const recordArgs = [scope, migration.version, migration.name, now]
+    try {
+      await db.batch([...(lock ? [{ sql: lock }] : []), ...migration.statements(prefix).map((sql) => ({ sql })), { sql: record, args: recordArgs }])
+    } catch (error) {
+      // A step that cannot be idempotent fails when its changes are already there (migration.ts `appliedProbe`).
+      if (!migration.appliedProbe || (await db.execute({ sql: migration.appliedProbe(prefix) })).rows.length === 0) throw error
+      await db.execute({ sql: record, args: recordArgs })
+    }
     version = migration.version
   }
   return version

@@ -21,9 +21,8 @@ export const SEVERITY_RANK_SQL =
  * Existing issues start at heat 0 (SQL cannot compute the weights without math functions, which D1 and
  * libSQL do not promise): they rank by `last_seen` within their band until their next events arrive.
  *
- * `ALTER TABLE … ADD COLUMN` has no IF NOT EXISTS on SQLite (migration.ts): the step is one atomic batch with
- * its record, so it is never half-applied; an isolate that loses a race to apply it fails that one request
- * and reads the applied versions again on the next (registry.ts).
+ * `ALTER TABLE … ADD COLUMN` has no IF NOT EXISTS on SQLite (migration.ts): the step is one atomic batch, so
+ * when it fails with the column in place (another migrator won the race) it is recorded as applied.
  */
 export const application0013: Migration = {
   version: 13,
@@ -33,4 +32,5 @@ export const application0013: Migration = {
     `ALTER TABLE "${p}error_groups" ADD COLUMN severity_rank INTEGER GENERATED ALWAYS AS (${SEVERITY_RANK_SQL}) VIRTUAL`,
     `CREATE INDEX IF NOT EXISTS "${p}groups_priority" ON "${p}error_groups" (severity_rank, heat DESC, last_seen DESC, id DESC)`,
   ],
+  appliedProbe: (p) => `SELECT 1 AS applied FROM pragma_table_info('${p}error_groups') WHERE name = 'heat'`,
 }
