@@ -39,5 +39,19 @@ export function heatWeightsJson(timestamps: Iterable<string>): string {
   const days = new Set<string>()
   for (const timestamp of timestamps) days.add(timestamp.slice(0, 10))
   // A day past the doubles' range (a clock far in the future) adds nothing rather than an overflow error.
-  return JSON.stringify([...days].map((day) => [day, Number.isFinite(heatWeight(day)) ? heatWeight(day) : 0]))
+  return `[${[...days].map((day) => `[${JSON.stringify(day)},${realJson(Number.isFinite(heatWeight(day)) ? heatWeight(day) : 0)}]`).join(',')}]`
+}
+
+/** A heat as the JSON `[[heat]]` of a one-row `jsonTuples({ heat: 'real' })` (merge-issues.ts). */
+export function heatParameterJson(heat: number): string {
+  return `[[${realJson(heat)}]]`
+}
+
+/**
+ * A double as a JSON number that every engine reads as a double: always with an exponent. JSON.stringify
+ * writes integral values below 1e21 as digits (2^70 → "1180591620717411300000"), which SQLite's JSON reader
+ * takes for an integer ("integer overflow" past 2^63) and sums as integers.
+ */
+function realJson(value: number): string {
+  return value.toExponential()
 }

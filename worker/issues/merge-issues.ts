@@ -8,6 +8,7 @@ import { MAX_MERGE_IDS, MERGE_MESSAGES, type MergeIssuesInput } from '../../shar
 import type { Actor } from '../actor.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError, NotFoundError } from '../errors.ts'
+import { heatParameterJson } from './issue-heat.ts'
 
 /** What the merge reads of each issue before writing: existence, time range, assignment, which one-per-issue rows it has. */
 const ISSUE_SHAPE = {
@@ -62,7 +63,8 @@ export async function mergeIssues(scope: AppScope, input: MergeIssuesInput, acto
   // From the read, not a subquery: MySQL cannot UPDATE error_groups from a SELECT of error_groups (error 1093).
   const firstSeen = [into, ...merged].map((row) => row.first_seen).reduce((a, b) => (b < a ? b : a))
   const lastSeen = [into, ...merged].map((row) => row.last_seen).reduce((a, b) => (b > a ? b : a))
-  // Heat (migration 0013) is a sum over occurrences, so the target's is its own plus the merged issues'.
+  // Heat (migration 0013) is a sum over occurrences, so the target's is its own plus the merged issues'. Bound
+  // as JSON with an exponent (issue-heat.ts): a bare number this large may bind as an integer.
   const mergedHeat = merged.reduce((sum, row) => sum + row.heat, 0)
   const releaseFrom = into.released > 0 ? undefined : merged.find((row) => row.released > 0)
   const linkFrom = into.linked > 0 ? undefined : merged.find((row) => row.linked > 0)
@@ -109,7 +111,7 @@ export async function mergeIssues(scope: AppScope, input: MergeIssuesInput, acto
     trackerLink: linkFrom ? sql`UPDATE ${raw(t.trackerLinks)} SET group_id = ${target}, via = 'push' WHERE group_id = ${linkFrom.id}` : null,
     // The per-day counts hold the merged ones now; ingest keeps `count` their sum (manual issues have none).
     target: sql`UPDATE ${G} SET count = COALESCE((SELECT SUM(gd.count) FROM ${raw(t.groupDays)} gd WHERE gd.group_id = ${target}), 0),
-        heat = heat + ${mergedHeat},
+        heat = heat + (SELECT h.heat FROM ${new Fragment(d.jsonTuples({ heat: 'real' }, 'h'), [heatParameterJson(mergedHeat)])}),
         first_seen = ${firstSeen}, last_seen = ${lastSeen},
         assigned_to_id = ${assignedFrom.assigned_to_id}, assigned_to_label = ${assignedFrom.assigned_to_label}
       WHERE id = ${target}`,

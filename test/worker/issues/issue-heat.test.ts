@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { SEVERITY_RANK_SQL } from '../../../drivers/migrations/sqlite/0013-issue-priority.ts'
 import { SEVERITIES } from '../../../shared/constants.ts'
-import { HEAT_EPOCH, heatWeight, heatWeightsJson } from '../../../worker/issues/issue-heat.ts'
+import { HEAT_EPOCH, heatParameterJson, heatWeight, heatWeightsJson } from '../../../worker/issues/issue-heat.ts'
 
 describe('issue heat weights (worker/issues/issue-heat.ts)', () => {
   it('doubles every 7 days from 1 on the epoch, halves going back', () => {
@@ -37,6 +37,15 @@ describe('issue heat weights (worker/issues/issue-heat.ts)', () => {
       ['2025-01-01', 1],
     ])
     expect(heatWeightsJson([])).toBe('[]')
+  })
+
+  it('writes every weight with an exponent, so SQLite reads a double, never an integer that overflows past 2^63', () => {
+    expect(heatWeightsJson(['2025-01-08 10:00:00'])).toBe('[["2025-01-08",2e+0]]')
+    // 2^70 (2026-05-06): JSON.stringify would write 1180591620717411300000.
+    expect(heatWeightsJson(['2026-05-06 00:00:00'])).toBe(`[["2026-05-06",${(2 ** 70).toExponential()}]]`)
+    expect(heatWeightsJson(['2026-05-06 00:00:00'])).not.toContain('1180591620717411300000')
+    expect(JSON.parse(heatParameterJson(2 ** 70))).toEqual([[2 ** 70]])
+    expect(heatParameterJson(0)).toBe('[[0e+0]]')
   })
 
   it('severity_rank (migration 0013) is the SEVERITIES order, 8 for anything else', () => {
