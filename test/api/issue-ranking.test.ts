@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { SEVERITIES } from '../../shared/constants.ts'
-import { createTestApp, get, post } from './helpers/api.ts'
+import { call, createTestApp, get, post, type ApiCall } from './helpers/api.ts'
 import { createIssue, expectRoundTrips } from './helpers/fixtures.ts'
 import { allowSeverities, daysAgo, ok, upload } from './ingestion-helpers.ts'
 
@@ -209,5 +209,19 @@ describe('priority heat (migration 0013): decay, bands, merges and re-reads', ()
     const reindexed = await ok(get('issues', { query: { app, severity: 'WARNING', sort: 'priority' } }))
     expect(titles(reindexed)).toEqual(['Issue Q', 'Issue P'])
     expect(reindexed.data.map((item: { count: number }) => item.count)).toEqual([5, 4])
+  })
+
+  it('HTTP ingest keeps heat too (the same digest statements as file imports)', async () => {
+    const env: ApiCall['env'] = { SERVICE_SECRET: 'test-secret-for-heat' }
+    expect((await post('plugins', { id: 'http_ingest', enabled: true }, { query: { app }, env })).status).toBe(200)
+    const key = (await get('ingest-settings', { query: { app }, env })).body.key
+    const at = (day: string, second: number) => `${day}T00:00:${String(second).padStart(2, '0')}Z`
+    const events = [
+      ...Array.from({ length: 20 }, (_, i) => ({ message: 'HTTP old burst', occurred_at: at(daysAgo(21), i) })),
+      ...Array.from({ length: 3 }, (_, i) => ({ message: 'HTTP today few', occurred_at: at(daysAgo(0), i) })),
+    ]
+    const ingested = await call('POST', 'ingest', { query: { app }, env, body: { events }, headers: { 'X-Loupe-Ingest-Key': key } })
+    expect(ingested.status, ingested.text).toBe(202)
+    expect(titles(await ok(get('issues', { query: { app, sort: 'priority', q: 'HTTP' }, env })))).toEqual(['HTTP today few', 'HTTP old burst'])
   })
 })
