@@ -64,7 +64,9 @@ export async function mergeIssues(scope: AppScope, input: MergeIssuesInput, acto
   const firstSeen = [into, ...merged].map((row) => row.first_seen).reduce((a, b) => (b < a ? b : a))
   const lastSeen = [into, ...merged].map((row) => row.last_seen).reduce((a, b) => (b > a ? b : a))
   // Heat (migration 0013) is a sum over occurrences, so the target's is its own plus the merged issues'. Bound
-  // as JSON with an exponent (issue-heat.ts): a bare number this large may bind as an integer.
+  // as JSON with an exponent (issue-heat.ts): a bare number this large may bind as an integer. Read here like
+  // the time range (error 1093 above): heat that ingest adds to a merged issue between this read and the batch
+  // is lost — the target ranks a little lower until its next events; `count` stays exact (from `group_days`).
   const mergedHeat = merged.reduce((sum, row) => sum + row.heat, 0)
   const releaseFrom = into.released > 0 ? undefined : merged.find((row) => row.released > 0)
   const linkFrom = into.linked > 0 ? undefined : merged.find((row) => row.linked > 0)
