@@ -25,8 +25,8 @@ const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/
  * @throws RangeError for anything that is not a calendar day (the digest only stores normalised timestamps).
  */
 export function heatWeight(day: string): number {
-  const ms = DAY_PATTERN.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN
-  if (Number.isNaN(ms)) throw new RangeError(`Not a day: ${day}`)
+  if (!isDay(day)) throw new RangeError(`Not a day: ${day}`)
+  const ms = Date.parse(`${day}T00:00:00Z`)
   return 2 ** ((ms - EPOCH_MS) / 86_400_000 / HEAT_HALF_LIFE_DAYS)
 }
 
@@ -36,10 +36,20 @@ export function heatWeight(day: string): number {
  * where a `CASE` with two arguments per day would pass D1's 100-parameter limit on a batch of old logs.
  */
 export function heatWeightsJson(timestamps: Iterable<string>): string {
-  const days = new Set<string>()
-  for (const timestamp of timestamps) days.add(timestamp.slice(0, 10))
-  // A day past the doubles' range (a clock far in the future) adds nothing rather than an overflow error.
-  return `[${[...days].map((day) => `[${JSON.stringify(day)},${realJson(Number.isFinite(heatWeight(day)) ? heatWeight(day) : 0)}]`).join(',')}]`
+  const pairs = new Map<string, number>()
+  for (const timestamp of timestamps) {
+    const day = timestamp.slice(0, 10)
+    if (pairs.has(day) || !isDay(day)) continue
+    // A day past the doubles' range (a clock far in the future) adds nothing rather than an overflow error.
+    const weight = heatWeight(day)
+    pairs.set(day, Number.isFinite(weight) ? weight : 0)
+  }
+  // A timestamp that is no day has no pair: the digest's LEFT JOIN counts its occurrence and adds no heat.
+  return `[${[...pairs].map(([day, weight]) => `[${JSON.stringify(day)},${realJson(weight)}]`).join(',')}]`
+}
+
+function isDay(day: string): boolean {
+  return DAY_PATTERN.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`))
 }
 
 /** A heat as the JSON `[[heat]]` of a one-row `jsonTuples({ heat: 'real' })` (merge-issues.ts). */

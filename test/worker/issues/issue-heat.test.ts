@@ -37,6 +37,8 @@ describe('issue heat weights (worker/issues/issue-heat.ts)', () => {
       ['2025-01-01', 1],
     ])
     expect(heatWeightsJson([])).toBe('[]')
+    // Not a day: no pair (the digest stores the occurrence without heat) rather than a failed batch.
+    expect(heatWeightsJson(['garbage', '2025-13-45 00:00:00', '2025-01-01 00:00:00'])).toBe('[["2025-01-01",1e+0]]')
   })
 
   it('writes every weight with an exponent, so SQLite reads a double, never an integer that overflows past 2^63', () => {
