@@ -1,17 +1,19 @@
-import { asFragment, jsonPairs as pairs, setList, type Dialect } from './dialect.ts'
+import { asFragment, jsonPairs as pairs, setList, type Dialect, type JsonColumnType } from './dialect.ts'
 import { raw, sql } from '../sql.ts'
 
 const quote = (identifier: string) => `\`${identifier.replaceAll('`', '``')}\``
 const binLower = (expression: string) => `CONVERT(LOWER(${expression}) USING utf8mb4) COLLATE utf8mb4_bin`
 
+const JSON_TABLE_TYPES: Readonly<Record<JsonColumnType, string>> = { text: 'LONGTEXT', integer: 'BIGINT', real: 'DOUBLE' }
+
 /**
  * `JSON_TABLE` over `parameters` JSON arrays (several are concatenated by JSON_MERGE_PRESERVE), each column
  * read at `path(name, index)`.
  */
-function jsonTable(columns: Readonly<Record<string, 'text' | 'integer'>>, alias: string, parameters: number, path: (name: string, index: number) => string): string {
+function jsonTable(columns: Readonly<Record<string, JsonColumnType>>, alias: string, parameters: number, path: (name: string, index: number) => string): string {
   const source = parameters === 1 ? '?' : `JSON_MERGE_PRESERVE(${Array.from({ length: parameters }, () => '?').join(', ')})`
   const fields = Object.entries(columns)
-    .map(([name, type], index) => `${quote(name)} ${type === 'integer' ? 'BIGINT' : 'LONGTEXT'} PATH '${path(name, index)}'`)
+    .map(([name, type], index) => `${quote(name)} ${JSON_TABLE_TYPES[type]} PATH '${path(name, index)}'`)
     .join(', ')
   return `JSON_TABLE(${source}, '$[*]' COLUMNS (${fields})) AS ${alias}`
 }

@@ -1,4 +1,4 @@
-import { asFragment, deleteRelatedEach, jsonPairs as pairs, setList, type Dialect } from './dialect.ts'
+import { asFragment, deleteRelatedEach, jsonPairs as pairs, setList, type Dialect, type JsonColumnType } from './dialect.ts'
 import { raw, sql } from '../sql.ts'
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`
@@ -7,6 +7,8 @@ const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`
 function jsonbParameters(parameters: number): string {
   return Array.from({ length: parameters }, () => '?::jsonb').join(' || ')
 }
+
+const RECORD_TYPES: Readonly<Record<JsonColumnType, string>> = { text: 'text', integer: 'bigint', real: 'double precision' }
 
 /** PostgreSQL, as spoken by Neon's SQL-over-HTTP. */
 export const postgresDialect: Dialect = {
@@ -36,11 +38,11 @@ export const postgresDialect: Dialect = {
     `(SELECT COALESCE(json_agg(json_build_object(${pairs(fields)})), '[]'::json) ${from})`,
   jsonRecords: (columns, alias, parameters = 1) =>
     `jsonb_to_recordset(${jsonbParameters(parameters)}) AS ${alias}(${Object.entries(columns)
-      .map(([name, type]) => `${quote(name)} ${type === 'integer' ? 'bigint' : 'text'}`)
+      .map(([name, type]) => `${quote(name)} ${RECORD_TYPES[type]}`)
       .join(', ')})`,
   jsonTuples: (columns, alias, parameters = 1) =>
     `(SELECT ${Object.entries(columns)
-      .map(([name, type], index) => (type === 'integer' ? `(e->>${index})::bigint AS ${quote(name)}` : `e->>${index} AS ${quote(name)}`))
+      .map(([name, type], index) => (type === 'text' ? `e->>${index} AS ${quote(name)}` : `(e->>${index})::${RECORD_TYPES[type]} AS ${quote(name)}`))
       .join(', ')} FROM jsonb_array_elements(${jsonbParameters(parameters)}) AS e) AS ${alias}`,
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   returningId: ' RETURNING id',

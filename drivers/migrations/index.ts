@@ -13,6 +13,7 @@ import { application0009 as sqliteApplication0009 } from './sqlite/0009-access-r
 import { application0010 as sqliteApplication0010 } from './sqlite/0010-tracker.ts'
 import { application0011 as sqliteApplication0011 } from './sqlite/0011-connectors.ts'
 import { application0012 as sqliteApplication0012 } from './sqlite/0012-read-indexes.ts'
+import { application0013 as sqliteApplication0013 } from './sqlite/0013-issue-priority.ts'
 import { application0014 as sqliteApplication0014 } from './sqlite/0014-issue-values.ts'
 import { application0015 as sqliteApplication0015 } from './sqlite/0015-issue-aliases.ts'
 import { application0001 as postgresApplication0001 } from './postgres/0001-issues.ts'
@@ -28,6 +29,7 @@ import { application0009 as postgresApplication0009 } from './postgres/0009-acce
 import { application0010 as postgresApplication0010 } from './postgres/0010-tracker.ts'
 import { application0011 as postgresApplication0011 } from './postgres/0011-connectors.ts'
 import { application0012 as postgresApplication0012 } from './postgres/0012-read-indexes.ts'
+import { application0013 as postgresApplication0013 } from './postgres/0013-issue-priority.ts'
 import { application0014 as postgresApplication0014 } from './postgres/0014-issue-values.ts'
 import { application0015 as postgresApplication0015 } from './postgres/0015-issue-aliases.ts'
 import { application0001 as mysqlApplication0001 } from './mysql/0001-issues.ts'
@@ -43,12 +45,13 @@ import { application0009 as mysqlApplication0009 } from './mysql/0009-access-rol
 import { application0010 as mysqlApplication0010 } from './mysql/0010-tracker.ts'
 import { application0011 as mysqlApplication0011 } from './mysql/0011-connectors.ts'
 import { application0012 as mysqlApplication0012 } from './mysql/0012-read-indexes.ts'
+import { application0013 as mysqlApplication0013 } from './mysql/0013-issue-priority.ts'
 import { application0014 as mysqlApplication0014 } from './mysql/0014-issue-values.ts'
 import { application0015 as mysqlApplication0015 } from './mysql/0015-issue-aliases.ts'
 
 /** Every migration, per dialect, in version order. Each dialect must list the same versions. */
 export const MIGRATIONS: Readonly<Record<Dialect['name'], MigrationSet>> = {
-  sqlite: { registry: [sqliteRegistry0001], application: [sqliteApplication0001, sqliteApplication0002, sqliteApplication0003, sqliteApplication0004, sqliteApplication0005, sqliteApplication0006, sqliteApplication0007, sqliteApplication0008, sqliteApplication0009, sqliteApplication0010, sqliteApplication0011, sqliteApplication0012, sqliteApplication0014, sqliteApplication0015] },
-  postgres: { registry: [postgresRegistry0001], application: [postgresApplication0001, postgresApplication0002, postgresApplication0003, postgresApplication0004, postgresApplication0005, postgresApplication0006, postgresApplication0007, postgresApplication0008, postgresApplication0009, postgresApplication0010, postgresApplication0011, postgresApplication0012, postgresApplication0014, postgresApplication0015] },
-  mysql: { registry: [mysqlRegistry0001], application: [mysqlApplication0001, mysqlApplication0002, mysqlApplication0003, mysqlApplication0004, mysqlApplication0005, mysqlApplication0006, mysqlApplication0007, mysqlApplication0008, mysqlApplication0009, mysqlApplication0010, mysqlApplication0011, mysqlApplication0012, mysqlApplication0014, mysqlApplication0015] },
+  sqlite: { registry: [sqliteRegistry0001], application: [sqliteApplication0001, sqliteApplication0002, sqliteApplication0003, sqliteApplication0004, sqliteApplication0005, sqliteApplication0006, sqliteApplication0007, sqliteApplication0008, sqliteApplication0009, sqliteApplication0010, sqliteApplication0011, sqliteApplication0012, sqliteApplication0013, sqliteApplication0014, sqliteApplication0015] },
+  postgres: { registry: [postgresRegistry0001], application: [postgresApplication0001, postgresApplication0002, postgresApplication0003, postgresApplication0004, postgresApplication0005, postgresApplication0006, postgresApplication0007, postgresApplication0008, postgresApplication0009, postgresApplication0010, postgresApplication0011, postgresApplication0012, postgresApplication0013, postgresApplication0014, postgresApplication0015] },
+  mysql: { registry: [mysqlRegistry0001], application: [mysqlApplication0001, mysqlApplication0002, mysqlApplication0003, mysqlApplication0004, mysqlApplication0005, mysqlApplication0006, mysqlApplication0007, mysqlApplication0008, mysqlApplication0009, mysqlApplication0010, mysqlApplication0011, mysqlApplication0012, mysqlApplication0013, mysqlApplication0014, mysqlApplication0015] },
 }

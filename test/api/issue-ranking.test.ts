@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { SEVERITIES } from '../../shared/constants.ts'
-import { createTestApp, get, post } from './helpers/api.ts'
+import { call, createTestApp, get, post, type ApiCall } from './helpers/api.ts'
 import { createIssue, expectRoundTrips } from './helpers/fixtures.ts'
 import { allowSeverities, daysAgo, ok, upload } from './ingestion-helpers.ts'
 
 /**
- * Issue 17 items 3 and 4 on every driver: the `priority` sort (severity band, then the last 7 days'
- * occurrences), `min_severity`, the per-row 14-day `trend` and `badges`, slim rows, and the list's round trips.
+ * Issue 17 items 3 and 4 on every driver: the `priority` sort (severity band, then `heat`, the occurrences
+ * decayed with a 7-day half-life — worker/issues/issue-heat.ts, migration 0013), `min_severity`, the per-row 14-day `trend` and `badges`, slim rows, and the list's round trips.
  */
 
 /** `count` Laravel lines of one message on `day`, one second apart from `second`: one issue, `count` occurrences. */
@@ -62,17 +62,18 @@ describe('issue ranking, trends and badges (issue 17)', () => {
 
   const titles = (body: any): string[] => (body.data ?? body.items).map((item: { title: string }) => item.title)
 
-  it('priority: most severe band first (EMERGENCY above NOTICE whatever the counts), then the last 7 days, then latest activity', async () => {
+  it('priority: most severe band first (EMERGENCY above NOTICE whatever the counts), then decayed frequency, then latest activity', async () => {
     const response = await get('issues', { query: { app, sort: 'priority' } })
     expect(response.status, response.text).toBe(200)
     expect(titles(response.body)).toEqual([
       EMERGENCY, // band 0, one occurrence
       MANUAL, // CRITICAL, no occurrences
-      ERROR_RECENT, // ERROR: 6 in the last 7 days (count 9)
-      ERROR_OLD, // ERROR: 2 in the last 7 days (count 22)
-      FRESH, // ERROR: 1
-      WARNING_STEADY, // WARNING: 12 + 30 in the last 7 days
-      WARNING_ESCALATING, // WARNING: 12 + 6
+      // Heat in today's events (weight 2^(−days ago / 7)):
+      ERROR_OLD, // ERROR: 2 today + 20 ten days ago ≈ 2 + 7.4
+      ERROR_RECENT, // ERROR: 1 today + 5 yesterday + 3 twenty days ago ≈ 1 + 4.5 + 0.4
+      FRESH, // ERROR: 1 today
+      WARNING_STEADY, // WARNING: 12 today + 5 a day over the week before ≈ 12 + 24.0
+      WARNING_ESCALATING, // WARNING: 12 today + 1 a day over the week before ≈ 12 + 4.8
       NOTICE, // NOTICE: 60 — the most occurrences, last
     ])
     expect(response.body.meta.sort).toBe('priority')
@@ -86,14 +87,14 @@ describe('issue ranking, trends and badges (issue 17)', () => {
   it('priority pages continue the same order', async () => {
     const first = await ok(get('groups', { query: { app, sort: 'priority', limit: 3, page: 1 } }))
     const third = await ok(get('groups', { query: { app, sort: 'priority', limit: 3, page: 3 } }))
-    expect(titles(first)).toEqual([EMERGENCY, MANUAL, ERROR_RECENT])
+    expect(titles(first)).toEqual([EMERGENCY, MANUAL, ERROR_OLD])
     expect(titles(third)).toEqual([WARNING_ESCALATING, NOTICE])
     expect(third.meta).toEqual({ total: 8, page: 3, limit: 3, pages: 3 })
   })
 
   it('min_severity keeps that severity and worse, combined with the other filters', async () => {
     const errors = await ok(get('issues', { query: { app, min_severity: 'error', sort: 'priority' } }))
-    expect(titles(errors)).toEqual([EMERGENCY, MANUAL, ERROR_RECENT, ERROR_OLD, FRESH])
+    expect(titles(errors)).toEqual([EMERGENCY, MANUAL, ERROR_OLD, ERROR_RECENT, FRESH])
     expect(errors.meta.total).toBe(5)
     expect(titles(await ok(get('groups', { query: { app, min_severity: 'EMERGENCY' } })))).toEqual([EMERGENCY])
     expect((await ok(get('issues', { query: { app, min_severity: 'DEBUG' } }))).meta.total).toBe(8)
@@ -155,5 +156,72 @@ describe('issue ranking, trends and badges (issue 17)', () => {
     expect(stackOnly.items[0]).toHaveProperty('sample_stack')
     expect(stackOnly.items[0]).not.toHaveProperty('sample_context')
     expectRoundTrips(slim, 1, 2)
+  })
+})
+
+describe('priority heat (migration 0013): decay, bands, merges and re-reads', () => {
+  let app: string
+  const idOf = async (title: string): Promise<number> => {
+    const list = await ok(get('issues', { query: { app, q: title, limit: 200 } }))
+    return list.data.find((item: { title: string }) => item.title === title).id
+  }
+  const priority = async (query: Record<string, string | number> = {}) => titles(await ok(get('issues', { query: { app, sort: 'priority', limit: 200, ...query } })))
+  const titles = (body: any): string[] => body.data.map((item: { title: string }) => item.title)
+
+  beforeAll(async () => {
+    app = await createTestApp('heat')
+    await allowSeverities(app, SEVERITIES)
+  })
+
+  it('many events three weeks ago rank below fewer events today in the same band; a band above wins whatever the heat', async () => {
+    // 20 three weeks ago weigh 20 / 8 = 2.5 of today's events: below 3 today, though 20 is the larger count
+    // and the old burst is the newer issue id.
+    await ok(upload(app, 'heat/today.log', lines(daysAgo(0), 'CRITICAL', 'Today few', 3)))
+    await ok(upload(app, 'heat/old.log', lines(daysAgo(21), 'CRITICAL', 'Old burst', 20) + lines(daysAgo(21), 'EMERGENCY', 'Old emergency', 1)))
+    await ok(upload(app, 'heat/notice.log', lines(daysAgo(0), 'NOTICE', 'Loud notice', 50)))
+    expect(await priority()).toEqual(['Old emergency', 'Today few', 'Old burst', 'Loud notice'])
+    // Heat is frequency, not count: by occurrences the old burst leads its band.
+    const byCount = titles(await ok(get('issues', { query: { app, sort: 'occurrences', min_severity: 'CRITICAL' } })))
+    expect(byCount.indexOf('Old burst')).toBeLessThan(byCount.indexOf('Today few'))
+  })
+
+  it('a merge target ranks by the summed heat', async () => {
+    await ok(upload(app, 'heat/merge.log', lines(daysAgo(0), 'ERROR', 'Merge A', 3) + lines(daysAgo(0), 'ERROR', 'Merge B', 2, 10) + lines(daysAgo(0), 'ERROR', 'Merge C', 2, 20)))
+    expect(await priority({ severity: 'ERROR' })).toEqual(['Merge A', 'Merge C', 'Merge B'])
+    const merged = await ok(post('merge-issues', { target: await idOf('Merge B'), ids: [await idOf('Merge C')] }, { query: { app } }))
+    expect(merged.count).toBe(4)
+    // 2 + 2 today above A's 3: B's own heat alone (2) would keep it below A.
+    expect(await priority({ severity: 'ERROR' })).toEqual(['Merge B', 'Merge A'])
+  })
+
+  it('reading a file again never counts its heat twice (deletion scales heat with count)', async () => {
+    // P: 2 today in each of two files; Q: 5 today. A rotated file is cleared and read again (register-incoming.ts).
+    await ok(upload(app, 'heat/p1.log', lines(daysAgo(0), 'WARNING', 'Issue P', 2)))
+    await ok(upload(app, 'heat/pq.log', lines(daysAgo(0), 'WARNING', 'Issue P', 2, 10) + lines(daysAgo(0), 'WARNING', 'Issue Q', 5, 20)))
+    expect(await priority({ severity: 'WARNING' })).toEqual(['Issue Q', 'Issue P'])
+    await ok(upload(app, 'heat/p1.log', lines(daysAgo(0), 'WARNING', 'Issue P', 2, 30)))
+    const after = await ok(get('issues', { query: { app, severity: 'WARNING', sort: 'priority' } }))
+    // Doubled, P's heat would be 6 and lead Q's 5.
+    expect(titles(after)).toEqual(['Issue Q', 'Issue P'])
+    expect(after.data.map((item: { count: number }) => item.count)).toEqual([5, 4])
+    // And a reindex (every file cleared and read again) leaves the same order and counts.
+    await ok(post('reindex', {}, { query: { app } }))
+    const reindexed = await ok(get('issues', { query: { app, severity: 'WARNING', sort: 'priority' } }))
+    expect(titles(reindexed)).toEqual(['Issue Q', 'Issue P'])
+    expect(reindexed.data.map((item: { count: number }) => item.count)).toEqual([5, 4])
+  })
+
+  it('HTTP ingest keeps heat too (the same digest statements as file imports)', async () => {
+    const env: ApiCall['env'] = { SERVICE_SECRET: 'test-secret-for-heat' }
+    expect((await post('plugins', { id: 'http_ingest', enabled: true }, { query: { app }, env })).status).toBe(200)
+    const key = (await get('ingest-settings', { query: { app }, env })).body.key
+    const at = (day: string, second: number) => `${day}T00:00:${String(second).padStart(2, '0')}Z`
+    const events = [
+      ...Array.from({ length: 20 }, (_, i) => ({ message: 'HTTP old burst', occurred_at: at(daysAgo(21), i) })),
+      ...Array.from({ length: 3 }, (_, i) => ({ message: 'HTTP today few', occurred_at: at(daysAgo(0), i) })),
+    ]
+    const ingested = await call('POST', 'ingest', { query: { app }, env, body: { events }, headers: { 'X-Loupe-Ingest-Key': key } })
+    expect(ingested.status, ingested.text).toBe(202)
+    expect(titles(await ok(get('issues', { query: { app, sort: 'priority', q: 'HTTP' }, env })))).toEqual(['HTTP today few', 'HTTP old burst'])
   })
 })

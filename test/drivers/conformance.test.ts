@@ -413,6 +413,37 @@ describe.each(TARGETS)('driver %s', (target) => {
       expect((await readMigrationState(db)).get(scope)).toBe(latest)
     })
 
+    it('record a column-adding step whose changes are in place but whose record is not (appliedProbe)', async () => {
+      // MySQL commits DDL implicitly: a crash after migration 0013's ALTER leaves the columns without the record.
+      const scope = `probe${Date.now().toString(36)}${target}`
+      const set = MIGRATIONS[db.dialect.name]
+      const latest = set.application[set.application.length - 1]!.version
+      await readMigrationState(db)
+      await applyMigrations(db, scope, `${scope}_`, set.application, 0, '2024-01-01 00:00:00')
+      await db.execute({ sql: 'DELETE FROM loupe_migrations WHERE scope = ? AND version >= 13', args: [scope] })
+      const before = Math.max(...set.application.map((step) => step.version).filter((version) => version < 13))
+      expect((await readMigrationState(db)).get(scope)).toBe(before)
+      await expect(applyMigrations(db, scope, `${scope}_`, set.application, before, '2024-01-01 00:00:00')).resolves.toBe(latest)
+      expect((await readMigrationState(db)).get(scope)).toBe(latest)
+    })
+
+    it('apply a step numbered below one already applied (migrations merged out of number order)', async () => {
+      // A database migrated before 0013 existed has 0015 recorded: the state stops before 13, so 13 runs.
+      const scope = `gap${Date.now().toString(36)}${target}`
+      const set = MIGRATIONS[db.dialect.name]
+      const latest = set.application[set.application.length - 1]!.version
+      await readMigrationState(db)
+      await applyMigrations(db, scope, `${scope}_`, set.application.filter((step) => step.version !== 13), 0, '2024-01-01 00:00:00')
+      const before = Math.max(...set.application.map((step) => step.version).filter((version) => version < 13))
+      expect((await readMigrationState(db)).get(scope)).toBe(latest)
+      const state = await readMigrationState(db, set)
+      expect(state.get(scope)).toBe(before)
+      await expect(applyMigrations(db, scope, `${scope}_`, set.application, state.get(scope)!, '2024-01-01 00:00:00')).resolves.toBe(latest)
+      expect((await readMigrationState(db, set)).get(scope)).toBe(latest)
+      const groups = db.dialect.quote(`${scope}_error_groups`)
+      expect((await db.execute({ sql: `SELECT COUNT(*) AS n FROM ${groups} WHERE heat = 0 AND severity_rank = 0` })).rows[0]).toEqual({ n: 0 })
+    })
+
     it('survive two migrators racing on a fresh scope', async () => {
       const scope = `race${Date.now().toString(36)}${target}`
       const set = MIGRATIONS[db.dialect.name]

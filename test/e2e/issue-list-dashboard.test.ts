@@ -21,7 +21,7 @@ const groups = (query: Record<string, string | number> = {}) => api<{ items: Row
 const shot = (target: Page, name: string) => target.screenshot({ path: join(SHOTS, `issue-list-${name}.png`) })
 const params = () => new URL(page.url()).searchParams
 const rowTitles = (target: Page = page) => target.locator('tr.issue-row .issue-link').allTextContents()
-/** The right edge of the widest thing in the list (the list alone: the shell's top bar is another helper's). */
+/** The right edge of the widest thing in the list (the list alone: the shell has its own test, shell-dashboard.test.ts). */
 const listRight = (target: Page) => target.evaluate(() => Math.max(...Array.from(document.querySelectorAll('#issues, #issues *'), (element) => element.getBoundingClientRect().right)))
 /** A fresh page at another size and colour scheme, for the axe scans (served with the real CSP). */
 async function axePage(viewport: { width: number; height: number }, colorScheme: 'light' | 'dark') {
@@ -203,7 +203,7 @@ describe('issue list', { timeout: 60_000 }, () => {
       await axe.page.locator('tr.issue-row').first().waitFor()
       await axe.page.locator('tr.issue-row').nth(1).locator('input[type=checkbox]').check()
       await axe.page.getByTestId('bulk-bar').waitFor()
-      // The list (with its bulk bar and pager) — the overview and the shell above it are other helpers' views.
+      // The list (with its bulk bar and pager); the shell and overview are scanned by accessibility.test.ts.
       const found = await seriousViolations(axe.page, '#issues')
       expect(found, `${colorScheme}: ${JSON.stringify(found)}`).toEqual([])
       const filters = await seriousViolations(axe.page, '.filters')

@@ -113,7 +113,7 @@ export class ApplicationRegistry {
   async state(handle: DatabaseHandle): Promise<MigrationState> {
     const known = this.states.get(handle.key)
     if (known) return known
-    const state = await readMigrationState(handle.db)
+    const state = await readMigrationState(handle.db, MIGRATIONS[handle.db.dialect.name])
     // A concurrent request may have stored one meanwhile; keep that one, so versions set on it are not lost.
     const stored = this.states.get(handle.key) ?? state
     this.states.set(handle.key, stored)

@@ -30,9 +30,9 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment
   }
   if (filters.severity !== undefined) conditions.push(sql`g.severity = ${filters.severity}`)
   if (filters.minSeverity !== undefined) {
-    // `min_severity`: this severity and worse (issue 17 item 3; SEVERITIES is most severe first).
-    const levels = SEVERITIES.slice(0, SEVERITIES.indexOf(filters.minSeverity) + 1)
-    conditions.push(sql`g.severity IN (${join(levels.map((level) => sql`${level}`), ', ')})`)
+    // `min_severity`: this severity and worse (issue 17 item 3; SEVERITIES is most severe first), as a range of
+    // the generated band (migration 0013), the leading column of the priority sort's index.
+    conditions.push(sql`g.severity_rank <= ${SEVERITIES.indexOf(filters.minSeverity)}`)
   }
   if (filters.status !== undefined) conditions.push(sql`g.status = ${filters.status}`)
   if (filters.logType !== undefined) conditions.push(sql`g.log_type = ${filters.logType}`)

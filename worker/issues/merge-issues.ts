@@ -8,12 +8,14 @@ import { MAX_MERGE_IDS, MERGE_MESSAGES, type MergeIssuesInput } from '../../shar
 import type { Actor } from '../actor.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError, NotFoundError } from '../errors.ts'
+import { heatParameterJson } from './issue-heat.ts'
 
 /** What the merge reads of each issue before writing: existence, time range, assignment, which one-per-issue rows it has. */
 const ISSUE_SHAPE = {
   id: 'number',
   first_seen: 'string',
   last_seen: 'string',
+  heat: 'number',
   assigned_to_id: 'string?',
   assigned_to_label: 'string?',
   linked: 'number',
@@ -36,7 +38,8 @@ export function mergeNote(ids: readonly number[]): string {
  * - one-per-issue rows (`group_releases`, `tracker_links`, the local assignment): the target's own wins,
  *   else the lowest merged id that has one; a moved tracker link becomes `via = 'push'`, so a tracker sync
  *   refreshes its state instead of mirroring the merged issue again;
- * - `count` = the sum of the per-day counts, `first_seen`/`last_seen` the extremes of all the issues;
+ * - `count` = the sum of the per-day counts, `heat` the sum of the heats (issue-heat.ts), `first_seen`/`last_seen`
+ *   the extremes of all the issues;
  * - fingerprint aliases (migration 0015): every merged fingerprint, and every alias that pointed at a merged
  *   issue, now names the target's fingerprint, so later events group into the target (no chains).
  * The rest of the target stays its own: status, title, sample, severity, module, kind, origin.
@@ -48,7 +51,7 @@ export async function mergeIssues(scope: AppScope, input: MergeIssuesInput, acto
   const d = db.dialect
   const all = idsParameter([target, ...ids])
   const merging = idsParameter(ids)
-  const { rows } = await db.execute(sql`SELECT g.id, g.first_seen, g.last_seen, g.assigned_to_id, g.assigned_to_label,
+  const { rows } = await db.execute(sql`SELECT g.id, g.first_seen, g.last_seen, g.heat, g.assigned_to_id, g.assigned_to_label,
       (SELECT COUNT(*) FROM ${raw(t.trackerLinks)} l WHERE l.group_id = g.id) AS linked,
       (SELECT COUNT(*) FROM ${raw(t.groupReleases)} r WHERE r.group_id = g.id) AS released
     FROM ${raw(t.groups)} g WHERE g.id IN ${idsIn(d, all)}`)
@@ -60,6 +63,11 @@ export async function mergeIssues(scope: AppScope, input: MergeIssuesInput, acto
   // From the read, not a subquery: MySQL cannot UPDATE error_groups from a SELECT of error_groups (error 1093).
   const firstSeen = [into, ...merged].map((row) => row.first_seen).reduce((a, b) => (b < a ? b : a))
   const lastSeen = [into, ...merged].map((row) => row.last_seen).reduce((a, b) => (b > a ? b : a))
+  // Heat (migration 0013) is a sum over occurrences, so the target's is its own plus the merged issues'. Bound
+  // as JSON with an exponent (issue-heat.ts): a bare number this large may bind as an integer. Read here like
+  // the time range (error 1093 above): heat that ingest adds to a merged issue between this read and the batch
+  // is lost — the target ranks a little lower until its next events; `count` stays exact (from `group_days`).
+  const mergedHeat = merged.reduce((sum, row) => sum + row.heat, 0)
   const releaseFrom = into.released > 0 ? undefined : merged.find((row) => row.released > 0)
   const linkFrom = into.linked > 0 ? undefined : merged.find((row) => row.linked > 0)
   const assignedFrom = into.assigned_to_id !== null ? into : (merged.find((row) => row.assigned_to_id !== null) ?? into)
@@ -105,6 +113,7 @@ export async function mergeIssues(scope: AppScope, input: MergeIssuesInput, acto
     trackerLink: linkFrom ? sql`UPDATE ${raw(t.trackerLinks)} SET group_id = ${target}, via = 'push' WHERE group_id = ${linkFrom.id}` : null,
     // The per-day counts hold the merged ones now; ingest keeps `count` their sum (manual issues have none).
     target: sql`UPDATE ${G} SET count = COALESCE((SELECT SUM(gd.count) FROM ${raw(t.groupDays)} gd WHERE gd.group_id = ${target}), 0),
+        heat = heat + (SELECT h.heat FROM ${new Fragment(d.jsonTuples({ heat: 'real' }, 'h'), [heatParameterJson(mergedHeat)])}),
         first_seen = ${firstSeen}, last_seen = ${lastSeen},
         assigned_to_id = ${assignedFrom.assigned_to_id}, assigned_to_label = ${assignedFrom.assigned_to_label}
       WHERE id = ${target}`,

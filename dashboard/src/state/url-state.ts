@@ -8,7 +8,7 @@ import { ISSUE_KINDS, ISSUE_STATUSES, SEVERITIES } from '../../../shared/constan
  */
 export const VIEWS = ['issues', 'analytics', 'settings'] as const
 export const SETTINGS_TABS = ['ingestion', 'logs', 'maintenance', 'plugins', 'ingest', 'alerts', 'tracker', 'releases', 'connectors'] as const
-/** `priority` (severity band, then the last 7 days) is the list's default (issue 17 item 3; docs/deviations.md). */
+/** `priority` (severity band, then recent frequency with a 7-day half-life) is the list's default (issue 17 item 3; docs/deviations.md). */
 export const SORTS = ['priority', 'occurrences', 'newest', 'oldest'] as const
 export const PAGE_SIZES = [25, 50, 100, 200] as const
 

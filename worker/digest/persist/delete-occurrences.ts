@@ -26,7 +26,7 @@ export interface DeletedOccurrences {
 /**
  * Deletes occurrences and brings every derived value of the issues and files they belonged to back in step,
  * for those rows only (reference §2.6 `refreshAggregates`, scoped): `group_days` and `group_sources` are
- * rebuilt for the affected issues, `daily_counts` lowered, `count`/`first_seen`/`last_seen` recomputed, ingested issues left empty
+ * rebuilt for the affected issues, `daily_counts` lowered, `count`/`first_seen`/`last_seen` recomputed (`heat` scaled with `count`), ingested issues left empty
  * deleted (except merge targets, which keep their merged fingerprints' aliases), and the affected files' occurrence counts recounted. The affected ids are remembered in
  * `affected_refs` under a fresh token, so everything is ONE atomic batch. `extra` statements (e.g. a
  * checkpoint reset) join the same batch.
@@ -72,7 +72,11 @@ function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection,
         args: [token],
       },
       {
+        // `heat` (migration 0013) first, reading the old `count` (MySQL assigns left to right): scaled by the share
+        // of occurrences left — an approximation, exact when all or none go (a reindex clears a file and reads
+        // it again, so its heat is never counted twice); the weights of the deleted days are not at hand.
         sql: `UPDATE ${G} SET
+            heat = CASE WHEN count > 0 THEN heat * COALESCE((SELECT SUM(gd.count) FROM ${t.groupDays} gd WHERE gd.group_id = ${G}.id), 0) / count ELSE 0 END,
             count = COALESCE((SELECT SUM(gd.count) FROM ${t.groupDays} gd WHERE gd.group_id = ${G}.id), 0),
             first_seen = COALESCE((SELECT MIN(o.occurred_at) FROM ${t.occurrences} o WHERE o.group_id = ${G}.id), first_seen),
             last_seen = COALESCE((SELECT MAX(o.occurred_at) FROM ${t.occurrences} o WHERE o.group_id = ${G}.id), last_seen)

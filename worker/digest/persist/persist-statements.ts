@@ -3,6 +3,7 @@ import { Fragment, sql } from '../../../drivers/sql.ts'
 import type { SqlValue, Statement } from '../../../drivers/driver.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { isAliased, resolvedFingerprint } from '../../issues/fingerprint-aliases.ts'
+import { heatWeightsJson } from '../../issues/issue-heat.ts'
 import { applyTagRules } from '../../tags/tag-rules.ts'
 import { EVENT_ROW_COLUMNS, type BatchPayload } from './batch-payload.ts'
 
@@ -29,7 +30,7 @@ export interface BatchTarget {
  *    in a batch carrying the run's latest samples, 1'. upsert those samples, which inserts the new issues too;
  * 2. insert-ignore occurrences, tagged with the batch token;
  * 3. a history row for every `fixed` issue that got a new occurrence;
- * 4. count / first_seen / last_seen grow by the occurrences really inserted, and `fixed` → `reoccurred`;
+ * 4. count / heat / first_seen / last_seen grow by the occurrences really inserted, and `fixed` → `reoccurred`;
  * 5. `group_days` and 6. `group_sources` in step with the inserts;
  * 7. tag rules over the issues the batch touched or re-sampled; 8. the checkpoint and the file's count.
  * One round trip on d1/libsql/neon; on PlanetScale one per statement plus BEGIN and COMMIT: at most ten for
@@ -88,16 +89,22 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
         'G',
         {
           count: 'G.count + n.added',
+          heat: 'G.heat + n.heat',
           first_seen: d.least('G.first_seen', 'n.first_ts'),
           last_seen: d.greatest('G.last_seen', 'n.last_ts'),
           // Before `status`: MySQL applies SET assignments left to right against the updated row.
           status_updated_at: sql`CASE WHEN G.status = 'fixed' THEN ${new Fragment(d.castText('?'), [now])} ELSE G.status_updated_at END`,
           status: `CASE WHEN G.status = 'fixed' THEN 'reoccurred' ELSE G.status END`,
         },
+        // `heat` (migration 0013, issue-heat.ts): each new occurrence weighs its day's weight, bound as ONE JSON
+        // parameter of [day, weight] pairs (a CASE with two arguments per day would pass D1's 100-parameter
+        // limit on a batch of old logs spanning months). LEFT JOIN: a day missing from the list could never
+        // drop an occurrence from `added`.
         new Fragment(
-          `(SELECT o.group_id, COUNT(*) AS added, MIN(o.occurred_at) AS first_ts, MAX(o.occurred_at) AS last_ts
-            FROM ${t.occurrences} o WHERE ${newRows} GROUP BY o.group_id) n`,
-          newArgs,
+          `(SELECT o.group_id, COUNT(*) AS added, MIN(o.occurred_at) AS first_ts, MAX(o.occurred_at) AS last_ts, COALESCE(SUM(w.weight), 0) AS heat
+            FROM ${t.occurrences} o LEFT JOIN ${d.jsonTuples({ day: 'text', weight: 'real' }, 'w')} ON w.day = o.occurred_day
+            WHERE ${newRows} GROUP BY o.group_id) n`,
+          [heatWeightsJson(payload.records.map((record) => record.occurredAt)), ...newArgs],
         ),
         'G.id = n.group_id',
       ),
