@@ -125,8 +125,8 @@ describe('issue list', { timeout: 60_000 }, () => {
     await shot(page, '1440-sticky')
     await bar.getByRole('button', { name: 'Clear selection' }).click()
     await expect.poll(() => bar.count()).toBe(0)
-    // The bar held focus when it went: focus went to the list, not <body>.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('issues')
+    // The bar held focus when it went: focus goes to the list, not <body> (on the next frame: issue-list.tsx).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('issues')
   })
 
   it('moves through rows with j/k and opens one with Enter', async () => {
@@ -164,13 +164,13 @@ describe('issue list', { timeout: 60_000 }, () => {
     await page.keyboard.press('Enter')
     const menu = row.getByRole('menu')
     await menu.waitFor()
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('menuitem')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('menuitem')
     await shot(page, '1440-row-menu')
     await menu.getByRole('menuitem', { name: 'Mark in progress' }).focus()
     await page.keyboard.press('Enter')
     await expect.poll(() => row.locator('.status').textContent()).toBe('In progress')
     expect((await api('group', { query: { id: target.id } })).group.status).toBe('in_progress')
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Actions for ${target.title}`)
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Actions for ${target.title}`)
 
     // The bulk bar: two rows selected, "Set status" pressed from the keyboard; focus stays on it.
     const [a, b] = [expected.items[5]!, expected.items[6]!]
@@ -181,7 +181,7 @@ describe('issue list', { timeout: 60_000 }, () => {
     await bar.getByRole('button', { name: 'Set status' }).focus()
     await page.keyboard.press('Enter')
     await expect.poll(() => page.locator(`tr[data-issue-id="${b.id}"] .status`).textContent()).toBe("Won't fix")
-    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Set status')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Set status')
     expect(await bar.textContent()).toContain('2 issues selected')
 
     // Under a status filter the changed issue leaves the list: focus moves to the same control of the row

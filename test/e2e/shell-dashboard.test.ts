@@ -76,12 +76,12 @@ describe('the shell on a phone (390×844)', { timeout: 60_000 }, () => {
       // The drawer sits inside the screen, focus moved into it, and it passes axe too.
       await expect.poll(async () => (await sidebar.boundingBox())!.x).toBe(0)
       expect((await sidebar.boundingBox())!.width).toBeLessThanOrEqual(PHONE.width)
-      expect(await page.evaluate(() => document.activeElement?.closest('#sidebar') !== null)).toBe(true)
+      await expect.poll(() => page.evaluate(() => document.activeElement?.closest('#sidebar') !== null)).toBe(true)
       expect(await seriousViolations(page)).toEqual([])
       await shot(page, `phone-${colorScheme}-menu`)
       await page.keyboard.press('Escape')
       await expect.poll(() => sidebar.isVisible()).toBe(false)
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Menu')
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Menu')
 
       // Choosing a page in the drawer navigates and folds it again.
       await menu.click()
