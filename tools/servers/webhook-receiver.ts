@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { readBody, sendJson, startLocalServer, type LocalServer } from './local-http.ts'
 
 /** One request a receiver got. */
 export interface ReceivedHook {
@@ -10,11 +10,7 @@ export interface ReceivedHook {
   readonly body: string
 }
 
-export interface WebhookReceiver {
-  /** `http://127.0.0.1:<port>` */
-  readonly url: string
-  close(): Promise<void>
-}
+export type WebhookReceiver = LocalServer
 
 /**
  * A loopback HTTP server standing in for Slack, Discord and webhook endpoints (the alerting tests post to it
@@ -24,30 +20,14 @@ export interface WebhookReceiver {
  */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received = new Map<string, ReceivedHook[]>()
-  const server = createServer((request, response) => {
-    handle(request, response, received).catch(() => {
-      response.statusCode = 500
-      response.end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  return startLocalServer((request, response) => handle(request, response, received), () => ({ error: 'receiver failed' }))
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse, received: Map<string, ReceivedHook[]>): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://receiver')
   const [, kind, name] = url.pathname.split('/')
   if (kind === 'captured' && name && request.method === 'GET') {
-    response.setHeader('content-type', 'application/json')
-    response.end(JSON.stringify(received.get(name) ?? []))
+    sendJson(response, 200, received.get(name) ?? [])
     return
   }
   if (kind !== 'hooks' || !name) {
@@ -55,8 +35,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, receiv
     response.end()
     return
   }
-  const chunks: Buffer[] = []
-  for await (const chunk of request) chunks.push(chunk as Buffer)
+  const body = await readBody(request)
   const list = received.get(name) ?? []
   received.set(name, list)
   list.push({
@@ -64,7 +43,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, receiv
     path: `${url.pathname}${url.search}`,
     contentType: request.headers['content-type'] ?? null,
     userAgent: request.headers['user-agent'] ?? null,
-    body: Buffer.concat(chunks).toString('utf8'),
+    body,
   })
   const delay = Number(url.searchParams.get('delay_ms') ?? 0)
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))

@@ -1,5 +1,6 @@
 import type { Statement } from '../../drivers/driver.ts'
 import type { AppScope } from '../apps/app-scope.ts'
+import { jsonParameters } from './json-parameters.ts'
 import type { LogEvent } from './log-event.ts'
 
 /** The log type whose lines are counted (reference §2.2 row 3, §4.6). */
@@ -18,9 +19,6 @@ export const OVERFLOW_ITEM = '(other)'
 /** Paths and agents are cut to this many UTF-16 units (MySQL's key holds 255 characters). */
 export const ITEM_CHARS = 200
 const METHOD_CHARS = 16
-
-/** Rows per JSON parameter stay far below D1's 1 MB string limit (wire-protocols.md §3). */
-const JSON_BYTES_PER_PARAMETER = 256 * 1024
 
 /**
  * The access-log rollup (issue 14, migration 0009): EVERY line an access log holds is counted at import time,
@@ -176,24 +174,6 @@ function upsertStatement(scope: AppScope, sourceFileId: number, parameters: stri
   }
 }
 
-/** Rows as JSON arrays, split so that no parameter passes `JSON_BYTES_PER_PARAMETER`. */
-function jsonParameters(rows: readonly unknown[][]): string[] {
-  const parameters: string[] = []
-  let part: string[] = []
-  let bytes = 2
-  for (const row of rows) {
-    const text = JSON.stringify(row)
-    if (part.length > 0 && bytes + text.length * 3 > JSON_BYTES_PER_PARAMETER) {
-      parameters.push(`[${part.join(',')}]`)
-      part = []
-      bytes = 2
-    }
-    part.push(text)
-    bytes += text.length * 3 + 1
-  }
-  parameters.push(`[${part.join(',')}]`)
-  return parameters
-}
 
 /** `value`, or `OVERFLOW_ITEM` once `limit` other values were seen on `day`. */
 function capped(seen: Map<string, Set<string>>, day: string, value: string, limit: number): string {

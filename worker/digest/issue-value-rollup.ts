@@ -1,5 +1,6 @@
 import type { Statement } from '../../drivers/driver.ts'
 import type { AppScope } from '../apps/app-scope.ts'
+import { jsonParameters } from './json-parameters.ts'
 import type { EventRecord } from './persist/event-record.ts'
 
 /** The keys of the per-issue value breakdown (issue 17 item 7: Sentry's tag distribution), in display order. */
@@ -16,9 +17,6 @@ export const VALUES_PER_NAME = 50
 export const OTHER_VALUE = '(other)'
 /** Values are cut to this many UTF-16 units (MySQL's key holds 255 characters). */
 export const VALUE_CHARS = 200
-
-/** Rows per JSON parameter stay far below D1's 1 MB string limit (wire-protocols.md §3). */
-const JSON_BYTES_PER_PARAMETER = 256 * 1024
 
 /**
  * The values of one event: environment from the occurrence, the rest from its context JSON — the keys
@@ -142,24 +140,6 @@ export function orphanValuesStatement(scope: AppScope, affected: string, token: 
   }
 }
 
-/** Rows as JSON arrays, split so that no parameter passes `JSON_BYTES_PER_PARAMETER`. */
-function jsonParameters(rows: readonly unknown[][]): string[] {
-  const parameters: string[] = []
-  let part: string[] = []
-  let bytes = 2
-  for (const row of rows) {
-    const text = JSON.stringify(row)
-    if (part.length > 0 && bytes + text.length * 3 > JSON_BYTES_PER_PARAMETER) {
-      parameters.push(`[${part.join(',')}]`)
-      part = []
-      bytes = 2
-    }
-    part.push(text)
-    bytes += text.length * 3 + 1
-  }
-  parameters.push(`[${part.join(',')}]`)
-  return parameters
-}
 
 /**
  * The context as an object, cheaply: Laravel puts the exception — its whole stack, most of the text — last
