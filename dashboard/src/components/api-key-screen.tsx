@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks'
 import { getToken } from '../state/token.ts'
 import { ApiKeyForm } from './api-key-form.tsx'
+import { Brand } from './brand.tsx'
 
 /**
  * What the dashboard shows instead of everything else once the server answers 401 (issue 17 item 13): one
@@ -13,13 +14,7 @@ export function ApiKeyScreen({ onSaved }: { onSaved: () => void }) {
   return (
     <main id="main" class="key-screen" tabIndex={-1}>
       <div class="key-card panel">
-        <div class="brand">
-          <svg width="22" height="22" viewBox="0 0 32 32" aria-hidden="true">
-            <circle cx="13" cy="13" r="9" fill="none" stroke="currentColor" stroke-width="4" />
-            <path d="M20 20l8 8" stroke="currentColor" stroke-width="4" stroke-linecap="round" />
-          </svg>
-          <span>Loupe</span>
-        </div>
+        <Brand />
         <h1>This server needs an API key</h1>
         <p class="muted" data-testid="key-screen-reason">
           {hadToken ? 'The server refused the key saved in this browser.' : 'This Loupe server only answers requests that carry its API key.'} Enter the value of{' '}

@@ -4,6 +4,7 @@ import { hrefFor, navigate, type ViewState } from '../state/url-state.ts'
 import { AppSwitcher } from './app-switcher.tsx'
 import { Icon } from './icon.tsx'
 import { SourcesList } from './sources-list.tsx'
+import { Brand } from './brand.tsx'
 
 /**
  * Application switcher, navigation and the sources list (reference §7 "Shell"). Below 960 px it is a drawer
@@ -28,13 +29,7 @@ export function Sidebar({ state, onManageApps, open }: { state: ViewState; onMan
   )
   return (
     <aside id="sidebar" class={open ? 'sidebar open' : 'sidebar'} aria-label="Sidebar">
-      <div class="brand">
-        <svg width="22" height="22" viewBox="0 0 32 32" aria-hidden="true">
-          <circle cx="13" cy="13" r="9" fill="none" stroke="currentColor" stroke-width="4" />
-          <path d="M20 20l8 8" stroke="currentColor" stroke-width="4" stroke-linecap="round" />
-        </svg>
-        <span>Loupe</span>
-      </div>
+      <Brand />
       <AppSwitcher app={state.app} onManage={onManageApps} />
       <nav class="nav" aria-label="Main">
         {link('issues', 'Issues', 'list')}
