@@ -68,17 +68,29 @@ export async function applyMigrations(
       ['scope', 'version'],
     )
     const recordArgs = [scope, migration.version, migration.name, now]
-    try {
-      await db.batch([...(lock ? [{ sql: lock }] : []), ...migration.statements(prefix).map((sql) => ({ sql })), { sql: record, args: recordArgs }])
-    } catch (error) {
-      // A step that cannot be idempotent fails when its changes are already there (migration.ts `appliedProbe`).
-      if (!migration.appliedProbe || (await db.execute({ sql: migration.appliedProbe(prefix) })).rows.length === 0) throw error
-      await db.execute({ sql: record, args: recordArgs })
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.batch([...(lock ? [{ sql: lock }] : []), ...migration.statements(prefix).map((sql) => ({ sql })), { sql: record, args: recordArgs }])
+        break
+      } catch (error) {
+        // A step that cannot be idempotent fails when its changes are already there (migration.ts `appliedProbe`).
+        if (migration.appliedProbe && (await db.execute({ sql: migration.appliedProbe(prefix) })).rows.length > 0) {
+          await db.execute({ sql: record, args: recordArgs })
+          break
+        }
+        // MySQL commits every DDL statement on its own, so a racing migrator can make a step fail half-way (a
+        // duplicate index name seen in CI); every step is idempotent, so it runs again and finishes what is left.
+        if (attempt >= MIGRATION_ATTEMPTS) throw error
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100))
+      }
     }
     version = migration.version
   }
   return version
 }
+
+/** Tries of one migration step before its error is final (see applyMigrations). */
+const MIGRATION_ATTEMPTS = 5
 
 /** A stable 31-bit key for PostgreSQL advisory locks (FNV-1a of the name). */
 export function advisoryLockKey(scope: string): number {

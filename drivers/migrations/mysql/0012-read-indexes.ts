@@ -13,12 +13,12 @@ export const application0012: Migration = {
   version: 12,
   name: 'read-indexes',
   statements: (p) => [
-    // Two isolates migrating at once would both find an index missing and both create it (the loser fails
-    // with a duplicate key name): a named lock, held by the batch's session, runs them one after the other.
-    `DO GET_LOCK('loupe_migration_0012_${p}', 60)`,
+    // Two isolates migrating at once may both find an index missing and both create it: the loser fails with
+    // a duplicate key name and applyMigrations runs the step again, when the check finds it (drivers/migrate.ts).
+    // No GET_LOCK: a batch that fails while holding one (a deadlock retried by the driver) hands its pooled
+    // connection back still holding the lock, which then serialised nothing and stalled the next migrator.
     ...READ_INDEXES.flatMap(([name, columns]) => ddlUnless(p, name, true, `CREATE INDEX \`${p}${name}\` ON \`${p}error_groups\` (${columns})`)),
     ...REPLACED_INDEXES.flatMap((name) => ddlUnless(p, name, false, `DROP INDEX \`${p}${name}\` ON \`${p}error_groups\``)),
-    `DO RELEASE_LOCK('loupe_migration_0012_${p}')`,
   ],
 }
 
