@@ -15,11 +15,14 @@ export function FilterBar({ state, summary, total }: { state: ViewState; summary
   if (state.log_type) logTypes.add(state.log_type)
   const active = FILTER_KEYS.filter((key) => state[key] !== '')
 
-  const select = (key: FilterKey, label: string, options: readonly (readonly [string, string])[]) => (
+  // A select whose options come from the server says so until they arrive (issue 17 item 14), keeping the
+  // value from the URL selected meanwhile.
+  const select = (key: FilterKey, label: string, options: readonly (readonly [string, string])[], loading = false) => (
     <div class="filter">
       <label for={`filter-${key}`}>{label}</label>
-      <select id={`filter-${key}`} value={state[key]} onChange={(event) => set({ [key]: event.currentTarget.value })}>
-        <option value="">All</option>
+      <select id={`filter-${key}`} value={state[key]} disabled={loading} aria-busy={loading} onChange={(event) => set({ [key]: event.currentTarget.value })}>
+        <option value="">{loading ? 'Loading…' : 'All'}</option>
+        {loading && state[key] !== '' && <option value={state[key]}>{state[key]}</option>}
         {options.map(([value, text]) => (
           <option key={value} value={value}>
             {text}
@@ -39,10 +42,10 @@ export function FilterBar({ state, summary, total }: { state: ViewState; summary
           <label for="filter-date">Date (UTC)</label>
           <input id="filter-date" type="date" value={state.date} onChange={(event) => set({ date: event.currentTarget.value })} />
         </div>
-        {select('log_type', 'Log type', [...logTypes].sort().map((value) => [value, value]))}
+        {select('log_type', 'Log type', [...logTypes].sort().map((value) => [value, value]), summary === undefined)}
         {select('kind', 'Issue type', ISSUE_KINDS.map((value) => [value, humanize(value)]))}
-        {select('module', 'Module', (modules.data?.data ?? []).map((module) => [module.slug, module.name]))}
-        {select('tag', 'Tag', (tags.data?.data ?? []).map((tag) => [String(tag.id), tag.name]))}
+        {select('module', 'Module', (modules.data?.data ?? []).map((module) => [module.slug, module.name]), !modules.data && !modules.error)}
+        {select('tag', 'Tag', (tags.data?.data ?? []).map((tag) => [String(tag.id), tag.name]), !tags.data && !tags.error)}
       </div>
       <div class="filter-summary">
         <span class="match-count" data-testid="match-count" aria-live="polite">

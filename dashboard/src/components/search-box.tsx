@@ -57,7 +57,7 @@ export function SearchBox({ value }: { value: string }) {
         ref={input}
         id="search-input"
         type="search"
-        placeholder="Search title, message, exception, file…  ( / )"
+        placeholder="Search issues  ( / )"
         autocomplete="off"
         spellcheck={false}
         value={text}
