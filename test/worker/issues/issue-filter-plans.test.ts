@@ -5,6 +5,7 @@ import { READ_INDEXES, REPLACED_INDEXES } from '../../../drivers/migrations/sqli
 import { wrapDriver } from '../../../drivers/wrap-driver.ts'
 import type { IssueFilters, IssueSort } from '../../../worker/issues/issue-search.ts'
 import { searchIssues } from '../../../worker/issues/list-issues.ts'
+import { getSummary } from '../../../worker/summary/summary.ts'
 import { TARGETS } from '../../drivers/driver-targets.ts'
 import { migratedScope, type MigratedScope } from '../digest/persist/migrated-scope.ts'
 
@@ -143,6 +144,20 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
         })
       }
     }
+
+    it('summary: the breakdown of every issue reads the covering index, never an issue row', async () => {
+      const statements: Statement[] = []
+      const db = wrapDriver(m.scope.db, (call, proceed) => {
+        statements.push(...call.statements)
+        return proceed()
+      })
+      const summary = await getSummary({ ...m.scope, db }, new Date('2026-10-20T00:00:00Z'), { stale_after_hours: 24 })
+      expect(summary.total.groups_count).toBe(ISSUES.length)
+      const plan = (await m.rows<{ detail: string }>(`EXPLAIN QUERY PLAN ${statements[0]!.sql}`, statements[0]!.args as (string | number | null)[])).map((row) => row.detail)
+      const issueScans = plan.filter((line) => line.includes(`${m.prefix}error_groups`) && !/\bg\b/.test(line) && /SCAN/.test(line))
+      expect(issueScans.length, plan.join('\n')).toBeGreaterThan(0)
+      for (const line of issueScans) expect(line, plan.join('\n')).toMatch(/COVERING INDEX \S*groups_breakdown/)
+    })
   }
 })
 
