@@ -130,6 +130,26 @@ describe('access-analytics (reference §4.6, issue 14)', () => {
     expect([after.total, after.top_paths]).toEqual([1, [{ path: '/after-rotation', count: 1, errors: 0 }]])
   })
 
+  it('keeps a batch whose rollup spans more JSON parameters than one D1 statement may read (several upserts)', async () => {
+    // 1,000 long paths × 4 methods × 2 status classes: 8,000 rollup rows (~20 JSON parameters) from one batch.
+    // One upsert of them all was a compound SELECT D1 refuses ("too many terms"), and the file failed (issue 11).
+    const wide = await createTestApp('access-wide')
+    expect((await post('plugins', { id: 'access_analytics', enabled: true }, { query: { app: wide } })).status).toBe(200)
+    const lines: string[] = []
+    for (let i = 0; i < 1000; i++) {
+      for (const method of ['GET', 'POST', 'PUT', 'DELETE']) for (const status of [200, 301]) lines.push(line(0, `${method} /p/${'x'.repeat(170)}/${i}`, status, CURL))
+    }
+    const imported = await ok(upload(wide, 'edge/wide-access.log', `${lines.join('\n')}\n`))
+    expect(imported).toMatchObject({ errors: [], file_results: [{ path: 'edge/wide-access.log', format: 'nginx_access', read: 8000, stored: 0 }] })
+    const week = await ok(analytics(wide))
+    expect([week.total, week.unique_paths, week.status_classes, week.methods]).toEqual([
+      8000,
+      1000,
+      [{ class: '2xx', count: 4000 }, { class: '3xx', count: 4000 }],
+      [{ method: 'DELETE', count: 2000 }, { method: 'GET', count: 2000 }, { method: 'POST', count: 2000 }, { method: 'PUT', count: 2000 }],
+    ])
+  })
+
   it('answers zeros and empty lists without traffic', async () => {
     const empty = await createTestApp('access-empty')
     expect((await post('plugins', { id: 'access_analytics', enabled: true }, { query: { app: empty } })).status).toBe(200)

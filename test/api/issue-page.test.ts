@@ -222,6 +222,30 @@ describe('issue-values: the value breakdown from the digest-time rollup', { time
     })
   })
 
+  it('stores a file whose breakdown spans more JSON parameters than one D1 statement may read (several upserts)', async () => {
+    // Issue 11: 64 issues × 50 distinct long urls and users is ~6,500 rollup rows, about 16 JSON parameters —
+    // one upsert of them all was a compound SELECT D1 refuses ("too many terms"), and the whole file failed.
+    // Half the contexts are followed by a stack block, as Laravel writes them: their values count too.
+    const app = await createTestApp('page-values-wide')
+    const stage = (k: number) => `${String.fromCharCode(97 + (k % 26))}${String.fromCharCode(97 + Math.floor(k / 26))}`
+    let text = ''
+    for (let i = 0; i < 64 * 50; i++) {
+      const k = i % 64
+      const time = `2026-02-01 ${String(Math.floor(i / 3600) % 24).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`
+      const context = JSON.stringify({ url: `/checkout/${stage(k)}/${'x'.repeat(120)}/${i}`, userId: `user-${i}` })
+      text += `[${time}] production.ERROR: Checkout failed at stage ${stage(k)} ${context}${i % 2 === 0 ? '\n[stacktrace]\n#0 /app/app/Pay.php(9): run()' : ''}\n`
+    }
+    const imported = await ok(upload(app, 'shop/wide.log', text))
+    expect(imported).toMatchObject({ events: 64 * 50, errors: [] })
+    const { id } = await issueWithTitle(app, 'Checkout failed at stage ab')
+    const values = await ok(get('issue-values', { query: { app, id, top: 100 } }))
+    const byName = new Map(values.data.map((entry: { name: string; total: number; values: unknown[] }) => [entry.name, entry]))
+    expect(byName.get('url')).toMatchObject({ total: 50 })
+    expect((byName.get('url') as { values: unknown[] }).values).toHaveLength(50)
+    expect(byName.get('user')).toMatchObject({ total: 50 })
+    expect(byName.get('environment')).toEqual({ name: 'environment', total: 50, values: [{ value: 'production', count: 50 }] })
+  })
+
   it('answers 404 for an unknown issue and 422 for a bad id or top', async () => {
     const app = await createTestApp('page-values-errors')
     expect(await get('issue-values', { query: { app, id: 999_999 } })).toMatchObject({ status: 404, body: { error: 'Issue not found.' } })

@@ -1,6 +1,6 @@
 import type { Statement } from '../../drivers/driver.ts'
 import type { AppScope } from '../apps/app-scope.ts'
-import { jsonParameters } from './json-parameters.ts'
+import { jsonParameterGroups } from './json-parameters.ts'
 import type { LogEvent } from './log-event.ts'
 
 /** The log type whose lines are counted (reference §2.2 row 3, §4.6). */
@@ -116,7 +116,7 @@ export class AccessRollup {
     this.starts.splice(0, n)
     this.pathIds.splice(0, n)
     this.agentIds.splice(0, n)
-    return [upsertStatement(this.scope, this.sourceFileId, jsonParameters(touched.map((id) => [...this.rows[id]!, counts[id]!])))]
+    return jsonParameterGroups(touched.map((id) => [...this.rows[id]!, counts[id]!])).map((parameters) => upsertStatement(this.scope, this.sourceFileId, parameters))
   }
 
   private forget(): void {

@@ -1,6 +1,6 @@
 import type { Statement } from '../../drivers/driver.ts'
 import type { AppScope } from '../apps/app-scope.ts'
-import { jsonParameters } from './json-parameters.ts'
+import { jsonParameterGroups } from './json-parameters.ts'
 import type { EventRecord } from './persist/event-record.ts'
 
 /** The keys of the per-issue value breakdown (issue 17 item 7: Sentry's tag distribution), in display order. */
@@ -70,13 +70,13 @@ export class IssueValueRollup {
     }
   }
 
-  /** The upsert adding this run's counts (none when nothing was counted); the counts are then forgotten. */
+  /** The upserts adding this run's counts (none when nothing was counted); the counts are then forgotten. */
   take(scope: AppScope): Statement[] {
     const rows: [string, string, string, number][] = []
     for (const [fingerprint, byName] of this.counts) for (const [name, byValue] of byName) for (const [value, n] of byValue) rows.push([fingerprint, name, value, n])
     this.counts.clear()
     if (rows.length === 0) return []
-    return [upsertStatement(scope, jsonParameters(rows))]
+    return jsonParameterGroups(rows).map((parameters) => upsertStatement(scope, parameters))
   }
 }
 
@@ -145,16 +145,34 @@ export function orphanValuesStatement(scope: AppScope, affected: string, token: 
  * The context as an object, cheaply: Laravel puts the exception — its whole stack, most of the text — last
  * (`{"userId":1,"exception":"…"}`), so only what comes before `,"exception":` is parsed (measured: a 6 KB
  * exception context cost ~50 µs to parse whole, a fair share of the import's per-event budget, design.md §5).
+ * Only the leading object is handed to JSON.parse: a context is often that object followed by more text (a
+ * Laravel `[stacktrace]` block, Monolog's `[]` extra), and a parse that throws costs ~15 µs per event — two
+ * per event were 14% of an import's CPU (tools/bench/digest-profile.ts, issue 11).
  */
 function parseContext(text: string | null): Record<string, unknown> | null {
   if (text === null || text.charCodeAt(0) !== 123 /* { */) return null
   if (text.startsWith('{"exception":')) return null // nothing but the exception: no value to count
   const cut = text.indexOf(',"exception":')
-  const candidate = cut > 0 ? `${text.slice(0, cut)}}` : text
+  const candidate = cut > 0 ? `${text.slice(0, cut)}}` : leadingObject(text)
+  if (candidate === null) return null
   const parsed = parseObject(candidate)
   if (parsed !== undefined) return parsed
   // Monolog writes raw line breaks inside JSON strings: escaped, they parse.
   return /[\r\n\t]/.test(candidate) ? (parseObject(candidate.replace(/\r?\n/g, '\\n').replace(/\t/g, '\\t')) ?? null) : null
+}
+
+/** The JSON object `text` starts with (up to its closing brace, strings skipped), or null when it never closes. */
+function leadingObject(text: string): string | null {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code === 34 /* " */) {
+      // Skip the string; an escaped character never ends it.
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92 /* \ */) i++
+    } else if (code === 123 /* { */ || code === 91 /* [ */) depth++
+    else if ((code === 125 /* } */ || code === 93 /* ] */) && --depth === 0) return text.slice(0, i + 1)
+  }
+  return null
 }
 
 /** The object `text` holds, null for other JSON, undefined when it is not JSON. */
