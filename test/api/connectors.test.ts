@@ -334,6 +334,25 @@ describe('connectors: http sources on a real nginx (reference §6, issue 15)', {
     expect(await occurrenceStats(app)).toEqual({ occurrences: 5, distinct: 5, count: 5, days: 5 })
   })
 
+  it('plans and syncs a bucket of more files than D1 binds parameters in one statement (101)', async () => {
+    // The plan matched manual uploads with one `?` per listed file name: past 100 files D1 refused the statement.
+    const app = await createTestApp('conn-s3-many')
+    const recorder = recordingQueue()
+    const testEnv = connectorEnv(recorder)
+    const client = new AwsClient({ ...S3_TEST_KEYS, service: 's3', region: 'us-east-1' })
+    const files = 101
+    for (let i = 0; i < files; i++) {
+      expect((await client.fetch(`${S3}/${S3_TEST_BUCKET}/${app}/app-${i}.log`, { method: 'PUT', body: laravelLines(1, { from: i }) })).status).toBe(200)
+    }
+    const config = { endpoint: S3, region: 'us-east-1', bucket: S3_TEST_BUCKET, prefix: `${app}/`, path_style: true }
+    const connector = await createConnector(app, testEnv, 'Many', [], { type: 's3', config, credentials: { access_key_id: S3_TEST_KEYS.accessKeyId, secret_access_key: S3_TEST_KEYS.secretAccessKey } })
+    const synced = await previewAndSync(app, recorder, testEnv, connector.id)
+    expect(synced.plan.files).toHaveLength(files)
+    expect(synced.plan.files.every((file: { action: string }) => file.action === 'new')).toBe(true)
+    expect(synced.run).toMatchObject({ status: 'success', events_indexed: files })
+    expect(await occurrenceStats(app)).toMatchObject({ occurrences: files })
+  })
+
   it('runs connectors whose sync interval has passed from the cron trigger, through the queue or inline', async () => {
     const app = await createTestApp('conn-cron')
     const recorder = recordingQueue()

@@ -194,9 +194,11 @@ async function readPlanState(scope: AppScope, connector: { id: number; moduleId:
           ? {
               sql: `SELECT s.id, s.size, s.channel, f.prefix_hash, f.parser_id, s.log_type, c.sha256
                 FROM ${t.sourceFiles} s JOIN ${t.fileImports} f ON f.source_file_id = s.id LEFT JOIN ${t.fileContents} c ON c.source_file_id = s.id
-                WHERE s.source_stream_id IS NULL AND f.next_offset >= s.size AND s.channel IN (${names.map(() => '?').join(', ')})
+                WHERE s.source_stream_id IS NULL AND f.next_offset >= s.size AND s.channel IN (SELECT j.name FROM ${scope.db.dialect.jsonRecords({ name: 'text' }, 'j')})
                   AND ${connector.moduleId === null ? 's.module_id IS NULL' : 's.module_id = ?'}`,
-              args: [...names, ...(connector.moduleId === null ? [] : [connector.moduleId])],
+              // The names as ONE JSON parameter: a bucket lists any number of files, and D1 refuses a statement
+              // with more than 100 bound parameters.
+              args: [JSON.stringify(names.map((name) => ({ name }))), ...(connector.moduleId === null ? [] : [connector.moduleId])],
             }
           : null,
     },
