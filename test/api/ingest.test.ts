@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { call, createTestApp, get, post, type ApiCall } from './helpers/api.ts'
 import { expectRoundTrips } from './helpers/fixtures.ts'
 import { appDatabase } from './ingestion-helpers.ts'
-import { FRESH_MS } from '../../worker/plugins/http-ingest/ingest-gate.ts'
+import { FRESH_MS, gateRead } from '../../worker/plugins/http-ingest/ingest-gate.ts'
+import { countRateStatements, rateWindow } from '../../worker/plugins/http-ingest/rate-limit.ts'
+import { httpIngestPlugin } from '../../worker/plugins/http-ingest/plugin.ts'
 
 /**
  * `POST ?api=ingest` (reference §4.3, issue 12): the key in its three forms, payload shapes and their 422s
@@ -262,5 +264,21 @@ describe('ingest rate limit (reference §4.3)', () => {
     expect((await send('203.0.113.7')).body).toEqual({ accepted: 2, received: 3, dropped: 1 })
     expect((await send('203.0.113.7')).status).toBe(429)
     expect((await send('198.51.100.4')).body).toEqual({ accepted: 2, received: 3, dropped: 1 })
+  })
+
+  it('counts and reads the caps of a commit carrying 150 client addresses in one statement each (D1 binds at most 100)', async () => {
+    // A commit carries the caps of every request queued behind it: with the per-IP cap on, one scope per client
+    // address. Three placeholders per count (and one per scope in the gate read) passed D1's limit at 34 addresses.
+    const { app } = await ingestApp('ingest-many-ips', { rate_max_events: 100_000, rate_max_events_per_ip: 10 })
+    const { db, t } = await appDatabase(app)
+    const scope = { app: { id: app, name: app, namespace: 1, created_at: '' }, db, t }
+    const window = rateWindow(new Date(), 60)
+    const scopes = ['app', ...Array.from({ length: 150 }, (_, i) => `ip:203.0.113.${i}`)]
+    await db.batch(countRateStatements(scope, scopes.map((name, i) => ({ scope: name, bucket: window.bucket, count: i + 1 })), null))
+    await db.batch(countRateStatements(scope, scopes.map((name) => ({ scope: name, bucket: window.bucket, count: 1 })), null))
+    const { rows } = await db.execute(gateRead(scope, httpIngestPlugin, scopes.map((name) => ({ scope: name, max: 10 })), window))
+    const counters = rows.filter((row) => row.kind === 'counter').map((row) => [row.name, Number(row.count)])
+    expect(counters).toHaveLength(151)
+    expect(new Map(counters as [string, number][])).toEqual(new Map(scopes.map((name, i) => [name, i + 2])))
   })
 })

@@ -42,8 +42,11 @@ export function gateRead(scope: AppScope, plugin: Plugin, caps: readonly RateCap
   const key = d.quote('key')
   const keys = [pluginSettingKeys.enabled(plugin.id), INGEST_KEY_SETTING]
   const list = (values: readonly (string | number)[]) => join(values.map((value) => sql`${value}`), ', ')
+  // The caps' scopes as ONE JSON parameter: a commit carries the caps of every request queued behind it — one
+  // per client address with the per-IP cap on — and D1 refuses a statement of more than 100 parameters.
+  const scopes = new Fragment(`(SELECT j.s FROM ${d.jsonRecords({ s: 'text' }, 'j')})`, [JSON.stringify(caps.map((cap) => ({ s: cap.scope })))])
   return sql`SELECT 'setting' AS kind, ${raw(key)} AS name, value, NULL AS bucket, NULL AS count FROM ${raw(scope.t.settings)} WHERE ${raw(key)} IN (${list(keys)})
-    UNION ALL SELECT 'counter', scope, NULL, bucket, count FROM ${raw(scope.t.ingestRate)} WHERE scope IN (${list(caps.map((cap) => cap.scope))}) AND bucket IN (${list([window.bucket, window.bucket - 1])})`
+    UNION ALL SELECT 'counter', scope, NULL, bucket, count FROM ${raw(scope.t.ingestRate)} WHERE scope IN ${scopes} AND bucket IN (${list([window.bucket, window.bucket - 1])})`
 }
 
 /** Decodes `gateRead` rows into a view (keeping counters of scopes not read from `previous`, same bucket). */

@@ -52,9 +52,14 @@ export interface RateCount {
 export function countRateStatements(scope: AppScope, counts: readonly RateCount[], oldestKept: number | null): Statement[] {
   const d = scope.db.dialect
   const T = scope.t.ingestRate
-  const values = counts.map(() => '(?, ?, ?)').join(', ')
-  const args: SqlValue[] = counts.flatMap((count) => [count.scope, count.bucket, count.count])
-  const add: Statement = { sql: d.upsert(T, ['scope', 'bucket', 'count'], `VALUES ${values}`, ['scope', 'bucket'], { count: `${T}.count + ${d.incoming('count')}` }), args }
+  // The counts as ONE JSON parameter, not three placeholders each: a commit counts one scope per client address
+  // queued behind it (per-IP cap), and D1 refuses a statement of more than 100 parameters.
+  const rows = d.jsonTuples({ scope: 'text', bucket: 'integer', n: 'integer' }, 'j')
+  const args: SqlValue[] = [JSON.stringify(counts.map((count) => [count.scope, count.bucket, count.count]))]
+  const add: Statement = {
+    sql: d.upsert(T, ['scope', 'bucket', 'count'], `SELECT j.scope, j.bucket, j.n FROM ${rows} WHERE 1 = 1`, ['scope', 'bucket'], { count: `${T}.count + ${d.incoming('count')}` }),
+    args,
+  }
   return oldestKept === null ? [add] : [add, { sql: `DELETE FROM ${T} WHERE bucket < ?`, args: [oldestKept] }]
 }
 
