@@ -51,8 +51,7 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment
   if (filters.source !== undefined) {
     // EXISTS probes (group_id, source_file_id) per issue: the newest page stops after its 50 rows, and the
     // total is one probe per issue — not a list of every (issue, file) pair built and sorted (issue 18).
-    conditions.push(sql`EXISTS (SELECT 1 FROM ${T('groupSources')} gss WHERE gss.group_id = g.id AND gss.source_file_id IN (SELECT fs.id FROM ${T('sourceFiles')} fs
-        WHERE fs.channel = ${filters.source} OR ${has('fs.path', filters.source)}))`)
+    conditions.push(sql`EXISTS (SELECT 1 FROM ${T('groupSources')} gss WHERE gss.group_id = g.id AND gss.source_file_id IN (${sourceFileIds(scope, filters.source)}))`)
   }
   if (filters.date !== undefined) {
     // Issues with an occurrence that day, or non-ingested issues created that day (reference §3.1 `date`), as
@@ -61,7 +60,7 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment
     // unary `+` keeps SQLite from driving the query from the lists (that sorted every match for the page);
     // `< OR >` is `<>` as two ranges of the (origin, created_at) index of migration 0012 (docs/performance.md).
     conditions.push(sql`(+g.id IN (SELECT gd.group_id FROM ${T('groupDays')} gd WHERE gd.day = ${filters.date})
-        OR +g.id IN (SELECT gc.id FROM ${T('groups')} gc WHERE (gc.origin < 'ingested' OR gc.origin > 'ingested') AND substr(gc.created_at, 1, 10) = ${filters.date}))`)
+        OR +g.id IN (SELECT gc.id FROM ${T('groups')} gc WHERE ${createdOnDay('gc', filters.date)}))`)
   }
   if (filters.tag !== undefined) {
     // EXISTS on the (group_id, tag_id) key, as for `source`: the page reads its rows in list order.
@@ -75,7 +74,21 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment
   return join(conditions, ' AND ', '1 = 1')
 }
 
+/** The ids of the source files a `source` value names: its channel, or a substring of its path (reference §3.1). */
+export function sourceFileIds(scope: AppScope, source: string): Fragment {
+  const { t, db } = scope
+  return sql`SELECT fs.id FROM ${raw(t.sourceFiles)} fs WHERE fs.channel = ${source} OR ${new Fragment(db.dialect.containsCi('fs.path', '?'), [source])}`
+}
+
+/**
+ * The `date` filter's second half over the issue alias `alias`: a non-ingested issue (manual, tracker) created
+ * that day (reference §3.1). `< OR >` is `<>` as two ranges of the (origin, created_at) index of migration 0012.
+ */
+export function createdOnDay(alias: string, date: string): Fragment {
+  return sql`(${raw(alias)}.origin < 'ingested' OR ${raw(alias)}.origin > 'ingested') AND substr(${raw(alias)}.created_at, 1, 10) = ${date}`
+}
+
 /** A filter value that is a plain positive integer may also be an id (only then is it compared to ids). */
-function asId(value: string): number | null {
+export function asId(value: string): number | null {
   return /^\d{1,15}$/.test(value) ? Number(value) : null
 }
