@@ -26,7 +26,7 @@ import type { IssueFilters } from './issue-search.ts'
 export function issueTotalSql(scope: AppScope, filters: IssueFilters): Fragment {
   const set = (Object.keys(filters) as (keyof IssueFilters)[]).filter((key) => filters[key] !== undefined)
   const alone = (key: keyof IssueFilters) => set.length === 1 && set[0] === key
-  const general = () => sql`SELECT COUNT(*) AS total FROM ${raw(scope.t.groups)} g WHERE ${issueFilterSql(scope, filters)}`
+  const general = () => sql`SELECT COUNT(*) AS total FROM ${raw(scope.t.groups)} g WHERE ${issueFilterSql(scope, filters, 'total')}`
   if (filters.tag !== undefined && alone('tag')) return tagTotal(scope, filters.tag)
   if (filters.source !== undefined && alone('source')) return sourceTotal(scope, filters.source, general())
   if (filters.date !== undefined && alone('date')) return dateTotal(scope, filters.date)
