@@ -19,9 +19,11 @@ import type { IssueFilters } from './issue-search.ts'
  *   without an occurrence that day.
  *
  * Combined with other filters the general form stays: driving from the relation and probing each issue's
- * other columns measured slower (severity + date: 39 → 397 ms). Counting relation rows relies on every row
- * having its issue: deleting an issue deletes its rows (ON DELETE CASCADE, or explicitly where SQLite does
- * not enforce it: dialect `cascadesDeletes`); the tags list counts assignments the same way (tag-queries.ts).
+ * other columns measured slower (severity + date: 39 → 397 ms). The general form takes the total's WHERE
+ * (`issueFilterSql(…, 'total')`: `min_severity` as a severity list, which the covering indexes hold).
+ * Counting relation rows relies on every row having its issue: deleting an issue deletes its rows (ON DELETE
+ * CASCADE, or explicitly where SQLite does not enforce it: dialect `cascadesDeletes`); the tags list counts
+ * assignments the same way (tag-queries.ts).
  */
 export function issueTotalSql(scope: AppScope, filters: IssueFilters): Fragment {
   const set = (Object.keys(filters) as (keyof IssueFilters)[]).filter((key) => filters[key] !== undefined)
