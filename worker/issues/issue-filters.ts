@@ -11,8 +11,9 @@ import type { IssueFilters } from './issue-search.ts'
  * the file part of `q` — so no filter scans the occurrences table. Each filter is written so that the
  * page (ORDER BY … LIMIT) can walk an index in list order and the total can count an index: equalities on
  * indexed columns, EXISTS probes or id membership tests for related rows (docs/performance.md, issue 18).
+ * `use`: the page's WHERE, or the total's (issue-total.ts), which may name the same issues by other columns.
  */
-export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment {
+export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'page' | 'total' = 'page'): Fragment {
   const { t, db } = scope
   const d = db.dialect
   const T = (name: keyof typeof t) => raw(t[name])
@@ -32,7 +33,11 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment
   if (filters.minSeverity !== undefined) {
     // `min_severity`: this severity and worse (issue 17 item 3; SEVERITIES is most severe first), as a range of
     // the generated band (migration 0013), the leading column of the priority sort's index.
-    conditions.push(sql`g.severity_rank <= ${SEVERITIES.indexOf(filters.minSeverity)}`)
+    // A total counts the same issues as `severity IN (…)` (the band's CASE maps exactly those severities to
+    // 0…n): SQLite reads the virtual `severity_rank` from each issue row — with `status=open` 1.1 s at 100,000
+    // issues — while `severity` is in the covering indexes of 0012 (27 ms; docs/performance.md, issue 18).
+    const band = SEVERITIES.slice(0, SEVERITIES.indexOf(filters.minSeverity) + 1)
+    conditions.push(use === 'total' ? sql`g.severity IN (${join(band.map((severity) => sql`${severity}`), ', ')})` : sql`g.severity_rank <= ${band.length - 1}`)
   }
   if (filters.status !== undefined) conditions.push(sql`g.status = ${filters.status}`)
   if (filters.logType !== undefined) conditions.push(sql`g.log_type = ${filters.logType}`)
@@ -51,8 +56,7 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment
   if (filters.source !== undefined) {
     // EXISTS probes (group_id, source_file_id) per issue: the newest page stops after its 50 rows, and the
     // total is one probe per issue — not a list of every (issue, file) pair built and sorted (issue 18).
-    conditions.push(sql`EXISTS (SELECT 1 FROM ${T('groupSources')} gss WHERE gss.group_id = g.id AND gss.source_file_id IN (SELECT fs.id FROM ${T('sourceFiles')} fs
-        WHERE fs.channel = ${filters.source} OR ${has('fs.path', filters.source)}))`)
+    conditions.push(sql`EXISTS (SELECT 1 FROM ${T('groupSources')} gss WHERE gss.group_id = g.id AND gss.source_file_id IN (${sourceFileIds(scope, filters.source)}))`)
   }
   if (filters.date !== undefined) {
     // Issues with an occurrence that day, or non-ingested issues created that day (reference §3.1 `date`), as
@@ -61,7 +65,7 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment
     // unary `+` keeps SQLite from driving the query from the lists (that sorted every match for the page);
     // `< OR >` is `<>` as two ranges of the (origin, created_at) index of migration 0012 (docs/performance.md).
     conditions.push(sql`(+g.id IN (SELECT gd.group_id FROM ${T('groupDays')} gd WHERE gd.day = ${filters.date})
-        OR +g.id IN (SELECT gc.id FROM ${T('groups')} gc WHERE (gc.origin < 'ingested' OR gc.origin > 'ingested') AND substr(gc.created_at, 1, 10) = ${filters.date}))`)
+        OR +g.id IN (SELECT gc.id FROM ${T('groups')} gc WHERE ${createdOnDay('gc', filters.date)}))`)
   }
   if (filters.tag !== undefined) {
     // EXISTS on the (group_id, tag_id) key, as for `source`: the page reads its rows in list order.
@@ -75,7 +79,21 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters): Fragment
   return join(conditions, ' AND ', '1 = 1')
 }
 
+/** The ids of the source files a `source` value names: its channel, or a substring of its path (reference §3.1). */
+export function sourceFileIds(scope: AppScope, source: string): Fragment {
+  const { t, db } = scope
+  return sql`SELECT fs.id FROM ${raw(t.sourceFiles)} fs WHERE fs.channel = ${source} OR ${new Fragment(db.dialect.containsCi('fs.path', '?'), [source])}`
+}
+
+/**
+ * The `date` filter's second half over the issue alias `alias`: a non-ingested issue (manual, tracker) created
+ * that day (reference §3.1). `< OR >` is `<>` as two ranges of the (origin, created_at) index of migration 0012.
+ */
+export function createdOnDay(alias: string, date: string): Fragment {
+  return sql`(${raw(alias)}.origin < 'ingested' OR ${raw(alias)}.origin > 'ingested') AND substr(${raw(alias)}.created_at, 1, 10) = ${date}`
+}
+
 /** A filter value that is a plain positive integer may also be an id (only then is it compared to ids). */
-function asId(value: string): number | null {
+export function asId(value: string): number | null {
   return /^\d{1,15}$/.test(value) ? Number(value) : null
 }

@@ -4,6 +4,7 @@ import { namedBatch } from '../../drivers/named-batch.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { issueSelectList, toIssueListItem } from './issue-columns.ts'
 import { issueFilterSql } from './issue-filters.ts'
+import { issueTotalSql } from './issue-total.ts'
 import type { IssueSearch, IssueSort } from './issue-search.ts'
 import { trendSql, trendWindow } from './issue-trend.ts'
 
@@ -41,7 +42,8 @@ export async function searchIssues(scope: AppScope, search: IssueSearch, now: Da
       page: sql`SELECT ${raw(issueSelectList(scope, samples))}, ${trendSql(scope, window)} AS trend
           FROM ${raw(t.groups)} g LEFT JOIN ${raw(t.modules)} m ON m.id = g.module_id
           WHERE ${filter} ORDER BY ${raw(ORDER[search.sort])} LIMIT ${raw(String(search.limit))} OFFSET ${raw(String(offset))}`,
-      count: sql`SELECT COUNT(*) AS total FROM ${raw(t.groups)} g WHERE ${filter}`,
+      // The total reads the narrowest index that answers it (issue 18: issue-total.ts).
+      count: issueTotalSql(scope, search.filters),
     },
     { mode: 'read' },
   )
