@@ -145,7 +145,7 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       }
     }
 
-    it('summary: the breakdown of every issue reads the covering index, never an issue row', async () => {
+    it('summary: the breakdown and module counts read issue_rollup; the newest times one index entry each (migration 0018)', async () => {
       const statements: Statement[] = []
       const db = wrapDriver(m.scope.db, (call, proceed) => {
         statements.push(...call.statements)
@@ -153,10 +153,20 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       })
       const summary = await getSummary({ ...m.scope, db }, new Date('2026-10-20T00:00:00Z'), { stale_after_hours: 24 })
       expect(summary.total.groups_count).toBe(ISSUES.length)
+      expect(summary.total.occurrences).toBe(ISSUES.reduce((sum, x) => sum + x.count, 0))
+      expect(summary.total.last_seen).toBe(ISSUES.map((x) => x.lastSeen).sort().at(-1))
+      expect(summary.total.last_event).toBe(ISSUES.filter((x) => x.origin === 'ingested').map((x) => x.lastSeen).sort().at(-1))
       const plan = (await m.rows<{ detail: string }>(`EXPLAIN QUERY PLAN ${statements[0]!.sql}`, statements[0]!.args as (string | number | null)[])).map((row) => row.detail)
-      const issueScans = plan.filter((line) => line.includes(`${m.prefix}error_groups`) && !/\bg\b/.test(line) && /SCAN/.test(line))
-      expect(issueScans.length, plan.join('\n')).toBeGreaterThan(0)
-      for (const line of issueScans) expect(line, plan.join('\n')).toMatch(/COVERING INDEX \S*groups_breakdown/)
+      const issueReads = plan.filter((line) => line.includes(`${m.prefix}error_groups`))
+      // Two probes: ORDER BY last_seen DESC LIMIT 1 walks groups_last_seen from its top; the ingested one seeks
+      // groups_origin_seen (origin = 'ingested') and takes its last entry. No other read of the issues.
+      expect(issueReads, plan.join('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^SCAN ${m.prefix}error_groups USING COVERING INDEX ${m.prefix}groups_last_seen$`)),
+        expect.stringMatching(new RegExp(`^SEARCH ${m.prefix}error_groups USING COVERING INDEX ${m.prefix}groups_origin_seen \\(origin=\\?\\)$`)),
+      ])
+      // The breakdown scans the rollup (a few dozen rows); each module's count seeks its primary key.
+      expect(plan, plan.join('\n')).toContain(`SCAN ${m.prefix}issue_rollup`)
+      expect(plan, plan.join('\n')).toContain('SEARCH r USING PRIMARY KEY (module_key=?)')
     })
   }
 })
