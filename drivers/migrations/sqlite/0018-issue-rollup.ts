@@ -23,6 +23,10 @@ import type { Migration } from '../migration.ts'
  * only served the summary's GROUP BY over every issue, which this replaces: it goes, and with it one index
  * entry rewritten by every import upsert (it held `count` and `last_seen`).
  *
+ * D1 reports a statement's `changes` as the connection's `total_changes()` delta, which includes the rows
+ * these triggers write: code reading `rowsAffected` of a write to the issues must not rely on it on D1
+ * (delete-occurrences.ts counts the issues it empties with a SELECT there).
+ *
  * The backfill recomputes the rollup from the issues (delete, then GROUP BY) in the step's batch, so running
  * the step again — a racing migrator, or a re-run after an out-of-order merge (drivers/migrate.ts) — leaves
  * it exact: SQLite runs the batch as one transaction, so no write lands between the triggers and the recount.
