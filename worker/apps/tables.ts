@@ -55,6 +55,8 @@ export interface Tables {
   readonly connectorRuns: string
   /** Merged issues (migration 0015): each merged fingerprint and the fingerprint of the issue it groups into now. */
   readonly issueAliases: string
+  /** Issues and occurrences per module, severity, status and log type, kept by triggers (migration 0018). */
+  readonly issueRollup: string
 }
 
 const cache = new Map<string, Tables>()
@@ -108,6 +110,7 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       sourceStreams: q('source_streams'),
       connectorRuns: q('connector_runs'),
       issueAliases: q('issue_aliases'),
+      issueRollup: q('issue_rollup'),
     }
     cache.set(key, tables)
   }

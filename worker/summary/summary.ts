@@ -12,33 +12,39 @@ const WINDOW_DAYS = 30
 
 /**
  * The dashboard's overview in ONE statement (one round trip on every driver): each section is a JSON array
- * built by a scalar subquery. Issue figures come from one GROUP BY over issues; day figures from the
- * `daily_counts` rollup (occurrences per day and severity, a few rows per day), so their cost does not grow
- * with the number of occurrences or issues. The 30-day window of `daily_severity` is cut here. Sections are
- * ordered here, because JSON aggregation does not keep order on every engine. `dashboard` carries the
- * dashboard's configured freshness threshold (config `dashboard.*`), so the overview needs no second request.
+ * built by a scalar subquery. Issue figures come from `issue_rollup` (issues and occurrences per module,
+ * severity, status and log type, kept exact by triggers: migration 0018), the two newest times from one probe
+ * each of `groups_last_seen` (the ingested one walks it from the top to the first ingested issue: manual
+ * issues are few, and an (origin, last_seen) index would be one more entry every import rewrites, issue 11),
+ * and day figures from the `daily_counts` rollup (occurrences per day and severity) — so the cost does not grow
+ * with the number of issues or occurrences (issue 18). The 30-day window of `daily_severity` is cut here.
+ * Sections are ordered here, because JSON aggregation does not keep order on every engine. `dashboard` carries
+ * the dashboard's configured freshness threshold (config `dashboard.*`), so the overview needs no second request.
  */
 export async function getSummary(scope: AppScope, now: Date, dashboard: Summary['dashboard']): Promise<Summary> {
   const { t, db } = scope
   const d = db.dialect
+  // Rollup rows that fell to 0 issues are kept by the triggers (migration 0018) and skipped here.
   const sql = `SELECT
     ${d.jsonArray(
-      { severity: 'x.severity', status: 'x.status', log_type: 'x.log_type', groups_count: 'x.groups_count', occurrences: 'x.occurrences', last_seen: 'x.last_seen', last_event: 'x.last_event' },
-      `FROM (SELECT severity, status, log_type, COUNT(*) AS groups_count, COALESCE(SUM(count), 0) AS occurrences, MAX(last_seen) AS last_seen,
-                    MAX(CASE WHEN origin = 'ingested' THEN last_seen END) AS last_event
-             FROM ${t.groups} GROUP BY severity, status, log_type) x`,
+      { severity: 'x.severity', status: 'x.status', log_type: 'x.log_type', groups_count: 'x.groups_count', occurrences: 'x.occurrences' },
+      `FROM (SELECT severity, status, log_type, SUM(issues) AS groups_count, SUM(occurrences) AS occurrences
+             FROM ${t.issueRollup} WHERE issues > 0 GROUP BY severity, status, log_type) x`,
     )} AS breakdown,
+    (SELECT last_seen FROM ${t.groups} ORDER BY last_seen DESC LIMIT 1) AS last_seen,
+    (SELECT last_seen FROM ${t.groups} WHERE COALESCE(origin, '') = 'ingested' ORDER BY last_seen DESC LIMIT 1) AS last_event,
     ${d.jsonArray({ day: 'x.day', count: 'x.count' }, `FROM (SELECT day, SUM(count) AS count FROM ${t.dailyCounts} WHERE count > 0 GROUP BY day) x`)} AS trend,
     ${d.jsonArray({ day: 'x.day', severity: 'x.severity', count: 'x.count' }, `FROM (SELECT day, severity, count FROM ${t.dailyCounts} WHERE count > 0) x`)} AS daily,
     ${d.jsonArray(SOURCE_FILE_JSON_FIELDS, `FROM (${sourceFileSelect(scope)} ORDER BY ${SOURCE_FILE_ORDER} LIMIT 12) x`)} AS files,
     ${d.jsonArray(
       { id: 'x.id', name: 'x.name', name_key: 'x.name_key', slug: 'x.slug', color: 'x.color', created_at: 'x.created_at', issue_count: 'x.issue_count' },
-      `FROM (SELECT m.id, m.name, m.name_key, m.slug, m.color, m.created_at, (SELECT COUNT(*) FROM ${t.groups} g WHERE g.module_id = m.id) AS issue_count
+      `FROM (SELECT m.id, m.name, m.name_key, m.slug, m.color, m.created_at,
+                    (SELECT COALESCE(SUM(r.issues), 0) FROM ${t.issueRollup} r WHERE r.module_key = m.id) AS issue_count
              FROM ${t.modules} m) x`,
     )} AS modules`
   const { rows } = await db.execute({ sql })
   const row = rows[0] ?? {}
-  type Breakdown = { severity: string; status: string; log_type: string; groups_count: number; occurrences: number; last_seen: string | null; last_event: string | null }
+  type Breakdown = { severity: string; status: string; log_type: string; groups_count: number; occurrences: number }
   const breakdown = parseJson<Breakdown[]>(row.breakdown, [])
   const trend = parseJson<{ day: string; count: number }[]>(row.trend, [])
     .map((entry) => ({ day: entry.day, count: Number(entry.count) }))
@@ -56,9 +62,9 @@ export async function getSummary(scope: AppScope, now: Date, dashboard: Summary[
     total: {
       groups_count: sum(breakdown, 'groups_count'),
       occurrences: sum(breakdown, 'occurrences'),
-      last_seen: newest(breakdown.map((b) => b.last_seen)),
+      last_seen: text(row.last_seen),
       // Issue 17 item 10: "Last event" must not be reset by a manual or tracker-made issue, which has no event.
-      last_event: newest(breakdown.map((b) => b.last_event)),
+      last_event: text(row.last_event),
     },
     severity: rollUp(breakdown, 'severity', SEVERITIES).map(([severity, bucket]) => ({ severity, ...bucket })),
     status: rollUp(breakdown, 'status', STATUS_SUMMARY_ORDER).map(([status, bucket]) => ({ status, ...bucket })),
@@ -73,8 +79,8 @@ export async function getSummary(scope: AppScope, now: Date, dashboard: Summary[
   }
 }
 
-function newest(values: readonly (string | null)[]): string | null {
-  return values.reduce<string | null>((max, value) => (value !== null && value !== undefined && (max === null || value > max) ? value : max), null)
+function text(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value)
 }
 
 /** Totals per value of `key`, in `order` first and any other value after it (alphabetically). */

@@ -23,7 +23,7 @@ export const application0012: Migration = {
 }
 
 /** Runs `ddl` only when the index named `name` exists (`exists` false) or is missing (`exists` true). */
-function ddlUnless(p: string, name: string, whenMissing: boolean, ddl: string): string[] {
+export function ddlUnless(p: string, name: string, whenMissing: boolean, ddl: string): string[] {
   const present = `(SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = '${p}error_groups' AND index_name = '${p}${name}') > 0`
   const skip = whenMissing ? present : `NOT ${present}`
   return [`SET @loupe_ddl = IF(${skip}, 'DO 0', '${ddl}')`, 'PREPARE loupe_ddl FROM @loupe_ddl', 'EXECUTE loupe_ddl', 'DEALLOCATE PREPARE loupe_ddl']

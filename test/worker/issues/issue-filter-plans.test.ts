@@ -251,9 +251,9 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       expect((await plan(count!)).join('\n')).toMatch(/SEARCH g USING COVERING INDEX \S*groups_severity_\w+ \(severity=\?\)/)
     })
 
-    it('min_severity with status: the total counts (severity, status) of the covering breakdown index, not the status rows', async () => {
+    it('min_severity with status: the total counts the (severity, status) index, not the status rows', async () => {
       const [, count] = (await search({ minSeverity: 'ERROR', status: 'open' }, 'priority')).statements
-      expect((await plan(count!)).join('\n')).toMatch(/SEARCH g USING COVERING INDEX \S*groups_breakdown \(severity=\? AND status=\?\)/)
+      expect((await plan(count!)).join('\n')).toMatch(/SEARCH g USING COVERING INDEX \S*groups_severity_status \(severity=\? AND status=\?\)/)
     })
 
     it("tag by Checkout's id: the total counts the tag's rows, and the other tag's rows only for issues without it", async () => {
@@ -264,7 +264,7 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       expect(text).not.toMatch(/ g\b/)
     })
 
-    it('summary: the breakdown of every issue reads the covering index, never an issue row', async () => {
+    it('summary: the breakdown and module counts read issue_rollup; the newest times walk groups_last_seen from its top (migration 0018)', async () => {
       const statements: Statement[] = []
       const db = wrapDriver(m.scope.db, (call, proceed) => {
         statements.push(...call.statements)
@@ -272,10 +272,20 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       })
       const summary = await getSummary({ ...m.scope, db }, new Date('2026-10-20T00:00:00Z'), { stale_after_hours: 24 })
       expect(summary.total.groups_count).toBe(ISSUES.length)
+      expect(summary.total.occurrences).toBe(ISSUES.reduce((sum, x) => sum + x.count, 0))
+      expect(summary.total.last_seen).toBe(ISSUES.map((x) => x.lastSeen).sort().at(-1))
+      expect(summary.total.last_event).toBe(ISSUES.filter((x) => x.origin === 'ingested').map((x) => x.lastSeen).sort().at(-1))
       const plan = (await m.rows<{ detail: string }>(`EXPLAIN QUERY PLAN ${statements[0]!.sql}`, statements[0]!.args as (string | number | null)[])).map((row) => row.detail)
-      const issueScans = plan.filter((line) => line.includes(`${m.prefix}error_groups`) && !/\bg\b/.test(line) && /SCAN/.test(line))
-      expect(issueScans.length, plan.join('\n')).toBeGreaterThan(0)
-      for (const line of issueScans) expect(line, plan.join('\n')).toMatch(/COVERING INDEX \S*groups_breakdown/)
+      const issueReads = plan.filter((line) => line.includes(`${m.prefix}error_groups`))
+      // Two walks of groups_last_seen from its top (ORDER BY last_seen DESC LIMIT 1): the ingested one stops at
+      // the first ingested issue. No other read of the issues.
+      expect(issueReads, plan.join('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^SCAN ${m.prefix}error_groups USING COVERING INDEX ${m.prefix}groups_last_seen$`)),
+        expect.stringMatching(new RegExp(`^SCAN ${m.prefix}error_groups USING INDEX ${m.prefix}groups_last_seen$`)),
+      ])
+      // The breakdown scans the rollup (a few dozen rows); each module's count seeks its primary key.
+      expect(plan, plan.join('\n')).toContain(`SCAN ${m.prefix}issue_rollup`)
+      expect(plan, plan.join('\n')).toContain('SEARCH r USING PRIMARY KEY (module_key=?)')
     })
   }
 })

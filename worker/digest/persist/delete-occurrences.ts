@@ -32,8 +32,8 @@ export interface DeletedOccurrences {
  * checkpoint reset) join the same batch.
  */
 export async function deleteOccurrences(scope: AppScope, selection: OccurrenceSelection, extra: readonly Statement[] = []): Promise<DeletedOccurrences> {
-  const { deleted, emptied } = await namedBatch(scope.db, { ...deleteOccurrencesSteps(scope, selection, randomToken()), extra })
-  return { occurrences: deleted.rowsAffected, emptyIssueGroups: emptied.rowsAffected }
+  const { deleted, emptiedCount, emptied } = await namedBatch(scope.db, { ...deleteOccurrencesSteps(scope, selection, randomToken()), extra })
+  return { occurrences: deleted.rowsAffected, emptyIssueGroups: emptiedCount ? Number(Object.values(emptiedCount.rows[0] ?? {})[0] ?? 0) : emptied.rowsAffected }
 }
 
 /** The statements of one deletion, named (`deleted` counts the occurrences, `emptied` the issues removed). */
@@ -43,6 +43,9 @@ function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection,
   const G = t.groups
   const { where, args } = selection
   const affected = (kind: 'g' | 'f') => `(SELECT a.ref_id FROM ${t.affectedRefs} a WHERE a.token = ? AND a.kind = '${kind}')`
+  // A merge target stays even when emptied: merged fingerprints group into it (fingerprint-aliases.ts).
+  const emptiedWhere = `origin = 'ingested' AND id IN ${affected('g')}
+        AND NOT EXISTS (SELECT 1 FROM ${t.occurrences} o WHERE o.group_id = ${G}.id) AND NOT ${isMergeTarget(t, G)}`
   return {
     remember: [
       {
@@ -84,12 +87,11 @@ function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection,
         args: [token],
       },
     ],
-    emptied: {
-      // A merge target stays even when emptied: merged fingerprints group into it (fingerprint-aliases.ts).
-      sql: `DELETE FROM ${G} WHERE origin = 'ingested' AND id IN ${affected('g')}
-        AND NOT EXISTS (SELECT 1 FROM ${t.occurrences} o WHERE o.group_id = ${G}.id) AND NOT ${isMergeTarget(t, G)}`,
-      args: [token],
-    } satisfies Statement,
+    // D1 reports a statement's changes as the connection's total_changes() delta, which counts the rows the
+    // issue_rollup triggers write (migration 0018) and cascaded deletes: there the emptied issues are counted
+    // first, in the same batch (one D1 call, so no extra round trip). Elsewhere the DELETE's own count is exact.
+    emptiedCount: db.name === 'd1' ? ({ sql: `SELECT COUNT(*) AS n FROM ${G} WHERE ${emptiedWhere}`, args: [token] } satisfies Statement) : null,
+    emptied: { sql: `DELETE FROM ${G} WHERE ${emptiedWhere}`, args: [token] } satisfies Statement,
     values: orphanValuesStatement(scope, affected('g'), token),
     fileCounts: {
       sql: `UPDATE ${t.fileImports} SET occurrence_count = (SELECT COUNT(*) FROM ${t.occurrences} o WHERE o.source_file_id = ${t.fileImports}.source_file_id)
