@@ -32,8 +32,8 @@ export interface DeletedOccurrences {
  * checkpoint reset) join the same batch.
  */
 export async function deleteOccurrences(scope: AppScope, selection: OccurrenceSelection, extra: readonly Statement[] = []): Promise<DeletedOccurrences> {
-  const { deleted, emptiedCount, emptied } = await namedBatch(scope.db, { ...deleteOccurrencesSteps(scope, selection, randomToken()), extra })
-  return { occurrences: deleted.rowsAffected, emptyIssueGroups: emptiedCount ? Number(Object.values(emptiedCount.rows[0] ?? {})[0] ?? 0) : emptied.rowsAffected }
+  const { deleted, emptiedCount } = await namedBatch(scope.db, { ...deleteOccurrencesSteps(scope, selection, randomToken()), extra })
+  return { occurrences: deleted.rowsAffected, emptyIssueGroups: Number(emptiedCount.rows[0]?.n ?? 0) }
 }
 
 /** The statements of one deletion, named (`deleted` counts the occurrences, `emptied` the issues removed). */
@@ -87,10 +87,10 @@ function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection,
         args: [token],
       },
     ],
-    // D1 reports a statement's changes as the connection's total_changes() delta, which counts the rows the
-    // issue_rollup triggers write (migration 0018) and cascaded deletes: there the emptied issues are counted
-    // first, in the same batch (one D1 call, so no extra round trip). Elsewhere the DELETE's own count is exact.
-    emptiedCount: db.name === 'd1' ? ({ sql: `SELECT COUNT(*) AS n FROM ${G} WHERE ${emptiedWhere}`, args: [token] } satisfies Statement) : null,
+    // The emptied issues are counted before they go, in the same batch: D1 reports a statement's changes as the
+    // connection's total_changes() delta, which counts the rows the issue_rollup triggers write (migration
+    // 0018) and cascaded deletes, so the DELETE's own count is not the issues' on every driver.
+    emptiedCount: { sql: `SELECT COUNT(*) AS n FROM ${G} WHERE ${emptiedWhere}`, args: [token] } satisfies Statement,
     emptied: { sql: `DELETE FROM ${G} WHERE ${emptiedWhere}`, args: [token] } satisfies Statement,
     values: orphanValuesStatement(scope, affected('g'), token),
     fileCounts: {
