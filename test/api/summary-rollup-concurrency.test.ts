@@ -9,11 +9,11 @@ import { expectIssueRollupExact } from './summary-rollup-helpers.ts'
 /**
  * The rollup's rows are hot: every import of a log type adds to one row, and a status change moves an issue
  * between two. Imports upserting issues while triage changes the status of those same issues lock issue rows
- * and rollup rows in opposite orders — the deadlock migration 0018 avoids on PostgreSQL with commit-time
+ * and rollup rows in opposite orders — the deadlock migration 0016 avoids on PostgreSQL with commit-time
  * triggers behind one advisory lock, and that MySQL's driver retries. Whatever the interleaving, every write
  * must succeed and the rollup must end equal to the issues (modelled on concurrent-triage.test.ts).
  */
-describe('issue_rollup under concurrent imports and status changes of the same issues (migration 0018)', { timeout: 180_000 }, () => {
+describe('issue_rollup under concurrent imports and status changes of the same issues (migration 0016)', { timeout: 180_000 }, () => {
   it('ends exact, with every event counted and every status change answered 200', async () => {
     const app = await createTestApp('rollup-storm')
     const recorder = recordingQueue()

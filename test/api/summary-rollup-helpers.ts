@@ -12,7 +12,7 @@ export interface RollupRow {
 }
 
 /**
- * Asserts that `issue_rollup` (migration 0018) equals a GROUP BY of the application's issues — rows that fell
+ * Asserts that `issue_rollup` (migration 0016) equals a GROUP BY of the application's issues — rows that fell
  * to zero excepted, which the triggers keep and the summary skips — and returns it, ordered by module slug
  * (none first), severity, status and log type.
  */

@@ -8,13 +8,13 @@ import { allowSeverities, appDatabase, laravelLines, ok, upload } from './ingest
 import { expectIssueRollupExact } from './summary-rollup-helpers.ts'
 
 /**
- * `issue_rollup` (migration 0018, issue 18) is kept by triggers on the issues table, so every write path must
+ * `issue_rollup` (migration 0016, issue 18) is kept by triggers on the issues table, so every write path must
  * leave it equal to a GROUP BY of the issues: each test below drives one family of writes through the API and
  * compares after each step, on every driver. The summary itself reads the rollup (summary.test.ts).
  */
 const SECRET = { SERVICE_SECRET: 'test-secret-for-summary-rollup' }
 
-describe('issue_rollup stays equal to the issues after every write (migration 0018)', { timeout: 120_000 }, () => {
+describe('issue_rollup stays equal to the issues after every write (migration 0016)', { timeout: 120_000 }, () => {
   it('file imports: new issues, count-only upserts of known ones, modules, fixed issues reoccurring', async () => {
     const app = await createTestApp('rollup-import')
     await upload(app, 'billing/laravel.log', laravelLines(3))

@@ -55,7 +55,7 @@ export interface Tables {
   readonly connectorRuns: string
   /** Merged issues (migration 0015): each merged fingerprint and the fingerprint of the issue it groups into now. */
   readonly issueAliases: string
-  /** Issues and occurrences per module, severity, status and log type, kept by triggers (migration 0018). */
+  /** Issues and occurrences per module, severity, status and log type, kept by triggers (migration 0016). */
   readonly issueRollup: string
 }
 

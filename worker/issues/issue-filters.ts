@@ -26,8 +26,10 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
     const q = filters.q
     conditions.push(sql`(${has('g.title', q)} OR ${has('g.sample_message', q)} OR ${has('g.exception_class', q)} OR ${has('g.source_frame', q)}
         OR g.module_id IN (SELECT mq.id FROM ${T('modules')} mq WHERE ${has('mq.name', q)})
-        OR g.id IN (SELECT gsq.group_id FROM ${T('groupSources')} gsq JOIN ${T('sourceFiles')} fq ON fq.id = gsq.source_file_id
-          WHERE ${has('fq.path', q)} OR ${has('fq.channel', q)}))`)
+        OR g.id IN (SELECT gsq.group_id FROM ${T('groupSources')} gsq WHERE gsq.source_file_id IN (SELECT fq.id FROM ${T('sourceFiles')} fq
+          WHERE ${has('fq.path', q)} OR ${has('fq.channel', q)})))`)
+    // The files part reads the matching files' ranges of group_sources (source_file_id, group_id), not every
+    // (issue, file) pair joined to its file.
   }
   if (filters.severity !== undefined) conditions.push(sql`g.severity = ${filters.severity}`)
   if (filters.minSeverity !== undefined) {

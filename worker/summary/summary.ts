@@ -13,7 +13,7 @@ const WINDOW_DAYS = 30
 /**
  * The dashboard's overview in ONE statement (one round trip on every driver): each section is a JSON array
  * built by a scalar subquery. Issue figures come from `issue_rollup` (issues and occurrences per module,
- * severity, status and log type, kept exact by triggers: migration 0018), the two newest times from one probe
+ * severity, status and log type, kept exact by triggers: migration 0016), the two newest times from one probe
  * each of `groups_last_seen` (the ingested one walks it from the top to the first ingested issue: manual
  * issues are few, and an (origin, last_seen) index would be one more entry every import rewrites, issue 11),
  * and day figures from the `daily_counts` rollup (occurrences per day and severity) — so the cost does not grow
@@ -24,7 +24,7 @@ const WINDOW_DAYS = 30
 export async function getSummary(scope: AppScope, now: Date, dashboard: Summary['dashboard']): Promise<Summary> {
   const { t, db } = scope
   const d = db.dialect
-  // Rollup rows that fell to 0 issues are kept by the triggers (migration 0018) and skipped here.
+  // Rollup rows that fell to 0 issues are kept by the triggers (migration 0016) and skipped here.
   const sql = `SELECT
     ${d.jsonArray(
       { severity: 'x.severity', status: 'x.status', log_type: 'x.log_type', groups_count: 'x.groups_count', occurrences: 'x.occurrences' },

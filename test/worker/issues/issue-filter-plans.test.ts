@@ -264,7 +264,7 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       expect(text).not.toMatch(/ g\b/)
     })
 
-    it('summary: the breakdown and module counts read issue_rollup; the newest times walk groups_last_seen from its top (migration 0018)', async () => {
+    it('summary: the breakdown and module counts read issue_rollup; the newest times walk groups_last_seen from its top (migration 0016)', async () => {
       const statements: Statement[] = []
       const db = wrapDriver(m.scope.db, (call, proceed) => {
         statements.push(...call.statements)

@@ -89,7 +89,7 @@ function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection,
     ],
     // The emptied issues are counted before they go, in the same batch: D1 reports a statement's changes as the
     // connection's total_changes() delta, which counts the rows the issue_rollup triggers write (migration
-    // 0018) and cascaded deletes, so the DELETE's own count is not the issues' on every driver.
+    // 0016) and cascaded deletes, so the DELETE's own count is not the issues' on every driver.
     emptiedCount: { sql: `SELECT COUNT(*) AS n FROM ${G} WHERE ${emptiedWhere}`, args: [token] } satisfies Statement,
     emptied: { sql: `DELETE FROM ${G} WHERE ${emptiedWhere}`, args: [token] } satisfies Statement,
     values: orphanValuesStatement(scope, affected('g'), token),

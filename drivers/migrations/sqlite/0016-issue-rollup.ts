@@ -1,7 +1,7 @@
 import type { Migration } from '../migration.ts'
 
 /**
- * Migration 0018 (application): `issue_rollup`, the issues counted per (module, severity, status, log type)
+ * Migration 0016 (application): `issue_rollup`, the issues counted per (module, severity, status, log type)
  * — how many (`issues`) and their occurrences (`occurrences`, the sum of `count`) — kept exact by the
  * database itself (issue 18). The summary's breakdown and per-module counts read these few dozen rows instead
  * of every issue, so their cost no longer grows with the issues (docs/performance.md "Summary rollup").
@@ -31,8 +31,8 @@ import type { Migration } from '../migration.ts'
  * the step again — a racing migrator, or a re-run after an out-of-order merge (drivers/migrate.ts) — leaves
  * it exact: SQLite runs the batch as one transaction, so no write lands between the triggers and the recount.
  */
-export const application0018: Migration = {
-  version: 18,
+export const application0016: Migration = {
+  version: 16,
   name: 'issue-rollup',
   statements: (p) => {
     const G = `"${p}error_groups"`

@@ -3,7 +3,7 @@ import { TABLE_OPTIONS } from './0001-issues.ts'
 import { ddlUnless } from './0012-read-indexes.ts'
 
 /**
- * Migration 0018 (application), MySQL 8 / MariaDB: `issue_rollup` as on SQLite (sqlite/0018-issue-rollup.ts
+ * Migration 0016 (application), MySQL 8 / MariaDB: `issue_rollup` as on SQLite (sqlite/0016-issue-rollup.ts
  * says what and why). Its text columns have the issues' collation, so its keys group exactly as a GROUP BY of
  * the issues does.
  *
@@ -18,8 +18,8 @@ import { ddlUnless } from './0012-read-indexes.ts'
  * The table and triggers are DDL, each committed on its own; the recount runs after the triggers exist,
  * so a write that lands between them is counted by the recount's read, or by its trigger after it.
  */
-export const application0018: Migration = {
-  version: 18,
+export const application0016: Migration = {
+  version: 16,
   name: 'issue-rollup',
   statements: (p) => {
     const G = `\`${p}error_groups\``

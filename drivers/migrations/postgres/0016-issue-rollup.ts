@@ -2,7 +2,7 @@ import { advisoryLockKey } from '../../migrate.ts'
 import type { Migration } from '../migration.ts'
 
 /**
- * Migration 0018 (application), PostgreSQL: `issue_rollup` as on SQLite (sqlite/0018-issue-rollup.ts says
+ * Migration 0016 (application), PostgreSQL: `issue_rollup` as on SQLite (sqlite/0016-issue-rollup.ts says
  * what and why), kept by one plpgsql function.
  *
  * Concurrency: the rollup's rows are hot (every import batch adds to the `open` row of its log type), and a
@@ -17,8 +17,8 @@ import type { Migration } from '../migration.ts'
  * The backfill takes the same advisory lock, so a writer that has not committed yet is neither in the recount
  * nor lost: it applies its change after it.
  */
-export const application0018: Migration = {
-  version: 18,
+export const application0016: Migration = {
+  version: 16,
   name: 'issue-rollup',
   statements: (p) => {
     const G = `"${p}error_groups"`
