@@ -1,5 +1,5 @@
 /**
- * `npx tsx tools/bench/digest-profile.ts [--scale FILES] [--drop index,index] [--top N]` — where an import's
+ * `npx tsx tools/bench/digest-profile.ts [--scale FILES] [--drop index,index] [--top N] [--keep FILE]` — where an import's
  * time goes (issue 11). Runs the worker's own digest (`importFile`) in this Node process against SQLite through
  * the `libsql` package (the engine the libsql leg runs; D1 is the same SQLite inside workerd), and times every
  * statement the digest sends with CPU time, so the split between SQL and JavaScript holds on a loaded machine
@@ -8,7 +8,8 @@
  * Default corpus: the bench's throughput file (100,000 events over 2,000 issues, seed 9). `--scale FILES`:
  * that many files of the bench's scale corpus instead (50,000 events each, 10 events per issue over all files,
  * seeds 100 + i), imported one after the other as `--scale` uploads them. `--drop` removes indexes after the
- * migrations (unprefixed names, e.g. `groups_status_count`), to price each one.
+ * migrations (unprefixed names, e.g. `groups_status_count`), to price each one. `--keep FILE` copies the
+ * imported database (tables prefixed `p_`) to FILE, to time reads against it (`sqlite3 FILE`).
  */
 import { createRequire } from 'node:module'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -31,8 +32,10 @@ import { parseConfig } from '../../worker/config.ts'
 import { SEVERITIES } from '../../shared/constants.ts'
 import type { LogStore } from '../../worker/intake/log-store.ts'
 import { generateLaravelLog } from './log-generator.ts'
+import { createD1Driver, type D1Like } from '../../drivers/d1.ts'
+import { Miniflare } from 'miniflare'
 
-const { values } = parseArgs({ options: { scale: { type: 'string' }, drop: { type: 'string' }, top: { type: 'string', default: '14' } } })
+const { values } = parseArgs({ options: { scale: { type: 'string' }, drop: { type: 'string' }, top: { type: 'string', default: '14' }, keep: { type: 'string' }, engine: { type: 'string', default: 'sqlite' } } })
 
 const PREFIX = 'p_'
 type Database = {
@@ -96,6 +99,23 @@ function sqliteDriver(db: Database): Driver {
   }
 }
 
+/** A driver whose calls are timed in wall time, each batch keyed by its costliest-looking first write. */
+function timedDriver(inner: Driver): Driver {
+  const timed = async <T>(key: string, call: () => Promise<T>): Promise<T> => {
+    const started = performance.now()
+    try {
+      return await call()
+    } finally {
+      record(key, (performance.now() - started) * 1000)
+    }
+  }
+  return {
+    ...inner,
+    execute: (statement) => timed(statement.sql, () => inner.execute(statement)),
+    batch: (statements, options) => timed(`batch of ${statements.length}: ${statements.find((s) => !/^\s*SELECT/i.test(s.sql))?.sql ?? statements[0]?.sql ?? ''}`, () => inner.batch(statements, options)),
+  }
+}
+
 function memoryStore(objects: Map<string, Uint8Array>): LogStore {
   return {
     read: async (key, offset, length) => objects.get(key)?.slice(offset, offset + length) ?? null,
@@ -108,7 +128,12 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'digest-profile-'))
   const db = new Database(join(dir, 'profile.sqlite'))
   db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;')
-  const driver = sqliteDriver(db)
+  // `--engine d1`: the same import against D1 as `wrangler dev` runs it (miniflare, workerd's SQLite), in wall
+  // time only — the statements run in workerd, out of this process's CPU accounting.
+  const mf = values.engine === 'd1'
+    ? new Miniflare({ modules: true, script: 'export default { fetch() { return new Response(null) } }', compatibilityDate: '2026-04-26', d1Databases: { DB: 'profile' }, d1Persist: join(dir, 'd1') })
+    : null
+  const driver = mf ? timedDriver(createD1Driver((await mf.getD1Database('DB')) as unknown as D1Like)) : sqliteDriver(db)
   await readMigrationState(driver)
   await applyMigrations(driver, 'profile', PREFIX, MIGRATIONS.sqlite.application, 0, '2026-01-01 00:00:00')
   for (const index of (values.drop ?? '').split(',').filter(Boolean)) db.exec(`DROP INDEX "${PREFIX}${index}"`)
@@ -153,11 +178,13 @@ async function main(): Promise<void> {
   }
   const cpu = cpuMicros() - cpu0
   const wall = performance.now() - wall0
-  const issues = db.prepare(`SELECT COUNT(*) AS n FROM "${PREFIX}error_groups"`).all([])[0]!.n
+  const issues = (await driver.execute<{ n: number }>({ sql: `SELECT COUNT(*) AS n FROM "${PREFIX}error_groups"` })).rows[0]!.n
   console.log(`imported ${events.toLocaleString('en')} events over ${Number(issues).toLocaleString('en')} issues: ${Math.round(events / (wall / 1000)).toLocaleString('en')} events/s wall, ${Math.round(events / (cpu / 1e6)).toLocaleString('en')} events/s of CPU`)
   console.log(`CPU per 1,000 events: ${(cpu / events).toFixed(1)} ms — SQL ${(sqlCpu / events).toFixed(1)} ms, JavaScript and the rest ${((cpu - sqlCpu) / events).toFixed(1)} ms`)
   const rows = [...profile.entries()].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, Number(values.top))
   for (const [key, { cpu: spent, calls }] of rows) console.log(`${(spent / events).toFixed(2).padStart(6)} ms/1k ${String(calls).padStart(5)}× ${key}`)
+  await mf?.dispose()
+  if (values.keep && !mf) db.exec(`VACUUM INTO '${values.keep.replaceAll("'", "''")}'`)
   db.close()
   rmSync(dir, { recursive: true, force: true })
 }
