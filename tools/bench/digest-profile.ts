@@ -35,7 +35,7 @@ import { generateLaravelLog } from './log-generator.ts'
 import { createD1Driver, type D1Like } from '../../drivers/d1.ts'
 import { Miniflare } from 'miniflare'
 
-const { values } = parseArgs({ options: { scale: { type: 'string' }, drop: { type: 'string' }, top: { type: 'string', default: '14' }, keep: { type: 'string' }, engine: { type: 'string', default: 'sqlite' } } })
+const { values } = parseArgs({ options: { scale: { type: 'string' }, drop: { type: 'string' }, top: { type: 'string', default: '14' }, keep: { type: 'string' }, engine: { type: 'string', default: 'sqlite' }, 'cache-mb': { type: 'string' } } })
 
 const PREFIX = 'p_'
 type Database = {
@@ -128,6 +128,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'digest-profile-'))
   const db = new Database(join(dir, 'profile.sqlite'))
   db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;')
+  if (values['cache-mb']) db.exec(`PRAGMA cache_size = -${Number(values['cache-mb']) * 1024}`)
   // `--engine d1`: the same import against D1 as `wrangler dev` runs it (miniflare, workerd's SQLite), in wall
   // time only — the statements run in workerd, out of this process's CPU accounting.
   const mf = values.engine === 'd1'
