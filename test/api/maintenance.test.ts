@@ -108,6 +108,13 @@ describe('log-deletion-preview and delete-logs (reference §3.6)', { timeout: 60
     const app = await createTestApp('delete-day')
     await upload(app, 'shop/a.log', TWO_DAYS)
     const manual = await createIssue(app, { title: 'Manual issue stays' })
+    // The issue the deletion empties carries a tag and a status change: they go with it on every engine.
+    const emptied = (await issuesByTitle(app))['Only on the first day']!
+    const tag = await ok(post('tags', { name: 'first-day' }, { query: { app } }), 201)
+    await ok(post('issue-tags', { group_id: emptied.id, tag_id: tag.id }, { query: { app } }))
+    await ok(post('issue-status', { id: emptied.id, status: 'fixed' }, { query: { app } }))
+    const db = await appDatabase(app)
+    for (const table of ['groupTags', 'history'] as const) expect(await db.value(`SELECT COUNT(*) FROM ${db.t[table]} WHERE group_id = ?`, [emptied.id]), table).toBe(1)
     const result = await ok(post('delete-logs', { date: '2026-02-01', confirmation: 'DELETE LOGS' }, { query: { app } }))
     expect(result).toEqual({
       deleted: { occurrences: 4, empty_issue_groups: 1 },
@@ -119,6 +126,8 @@ describe('log-deletion-preview and delete-logs (reference §3.6)', { timeout: 60
     expect(Object.keys(issues).sort()).toEqual(['Manual issue stays', 'Order 101 failed for user101@shop.test'])
     expect(issues['Order 101 failed for user101@shop.test']).toMatchObject({ count: 2, first_seen: '2026-02-02 00:01:40', last_seen: '2026-02-02 00:01:41' })
     expect(issues['Manual issue stays']!.id).toBe(manual.id)
+    for (const table of ['groupTags', 'history', 'issueValues'] as const) expect(await db.value(`SELECT COUNT(*) FROM ${db.t[table]} WHERE group_id = ?`, [emptied.id]), table).toBe(0)
+    expect((await ok(get('tags', { query: { app } }))).data.find((row: { id: number }) => row.id === tag.id).issue_count).toBe(0)
     await expectRollupsInStep(app)
     expect((await ok(get('summary', { query: { app } }))).trend).toEqual([{ day: '2026-02-02', count: 2 }])
     expect((await ok(get('sources', { query: { app } }))).data[0].occurrence_count).toBe(2)

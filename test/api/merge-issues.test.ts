@@ -5,6 +5,7 @@ import type { CloudflareEnv as Env } from '../../worker/platform/cloudflare/clou
 import { ORIGIN, call, createTestApp, get, post, type ApiCall } from './helpers/api.ts'
 import { createIssue, expectRoundTrips, tagsOf } from './helpers/fixtures.ts'
 import { appDatabase, upload, type AppDatabase } from './ingestion-helpers.ts'
+import { OTHER_VALUE, VALUES_PER_NAME } from '../../worker/digest/issue-value-rollup.ts'
 
 /**
  * `POST ?api=merge-issues` (issue 17 item 8): validation (422/404, nothing written), everything keyed by issue
@@ -93,8 +94,8 @@ describe('POST ?api=merge-issues', () => {
     const response = await merge({ target: alpha.id, ids: [beta.id, String(gamma.id), beta.id] })
     expect(response.status, response.text).toBe(200)
     expect(response.body).toEqual({ target: alpha.id, merged: [beta.id, gamma.id], count: 6, first_seen: '2026-04-30 09:00:00', last_seen: '2026-05-04 08:00:00' })
-    // One read, then one atomic batch (PlanetScale: the read, BEGIN, 14 statements, COMMIT).
-    expectRoundTrips(response, 2, 17)
+    // One read, then one atomic batch (PlanetScale: the read, BEGIN, 16 statements, COMMIT).
+    expectRoundTrips(response, 2, 19)
 
     expect(await issueCount()).toBe(before.issues - 2)
     expect(await dailyTotal()).toBe(before.daily)
@@ -126,6 +127,17 @@ describe('POST ?api=merge-issues', () => {
     expect(await db.rows(`SELECT first_release FROM ${db.t.groupReleases} WHERE group_id = ?`, [alpha.id])).toEqual([{ first_release: '1.0' }])
     expect(await db.rows(`SELECT group_id, via FROM ${db.t.trackerLinks} WHERE external_id = 'lin-1'`)).toEqual([{ group_id: expect.anything(), via: 'push' }])
     expect(await db.value(`SELECT group_id FROM ${db.t.trackerLinks} WHERE external_id = 'lin-1'`)).toBe(alpha.id)
+    // The value breakdown: the merged issues' releases added to the target's.
+    const values = await db.rows<{ value: string; count: number }>(`SELECT value, count FROM ${db.t.issueValues} WHERE group_id = ? AND name = 'release' ORDER BY value`, [alpha.id])
+    expect(values.map((row) => [row.value, Number(row.count)])).toEqual([['1.0', 2], ['2.0', 3]])
+    // Nothing of the merged issues is left behind: the relation totals and the tags list count these rows
+    // without joining the issue (issue-total.ts).
+    for (const table of ['occurrences', 'groupDays', 'groupSources', 'history', 'groupTags', 'groupReleases', 'releaseGroups', 'trackerLinks', 'issueValues'] as const) {
+      expect(await db.value(`SELECT COUNT(*) FROM ${db.t[table]} WHERE group_id IN (?, ?)`, [beta.id, gamma.id]), table).toBe(0)
+    }
+    const shared = (await get('tags', { query: { app }, env })).body.data.find((tag: { name: string }) => tag.name === 'shared')
+    expect(shared.issue_count).toBe(1)
+    expect((await get('issues', { query: { app, tag: 'shared' }, env })).body.meta.total).toBe(1)
     const aliases = await db.rows<{ fingerprint: string; target_fingerprint: string }>(`SELECT fingerprint, target_fingerprint FROM ${db.t.issueAliases} ORDER BY fingerprint`)
     expect(aliases.map((row) => [row.fingerprint, row.target_fingerprint]).sort()).toEqual([[beta.fingerprint, alpha.fingerprint], [gamma.fingerprint, alpha.fingerprint]].sort())
   })
@@ -204,5 +216,45 @@ describe('POST ?api=merge-issues', () => {
     await store('Sentry eta failure')
     expect(await issueByTitle('Sentry eta failure')).toEqual([])
     expect((await detail(zeta.id)).body.data.count).toBe(3)
+  })
+})
+
+describe('POST ?api=merge-issues: the value breakdown', () => {
+  let app: string
+  let key: string
+  let db: AppDatabase
+  const env: ApiCall['env'] = SECRET
+  const ingest = (events: unknown[]) => call('POST', 'ingest', { query: { app }, env, body: { events }, headers: { 'X-Loupe-Ingest-Key': key } })
+  const merge = (body: unknown) => post('merge-issues', body, { query: { app }, env })
+  const issueByTitle = async (title: string) => {
+    const list = await get('issues', { query: { app, q: title, limit: 200 }, env })
+    return list.body.data.filter((issue: { title: string }) => issue.title === title)
+  }
+
+  beforeAll(async () => {
+    app = await createTestApp('merge-values')
+    expect((await post('plugins', { id: 'http_ingest', enabled: true }, { query: { app }, env })).status).toBe(200)
+    key = (await get('ingest-settings', { query: { app }, env })).body.key
+    db = await appDatabase(app)
+  })
+
+  it('adds the merged value breakdown under the cap: held values add up, new ones most frequent first, the rest as (other)', async () => {
+    const users = (title: string, ids: string[]) => ids.map((id, i) => ({ message: title, user: { id }, occurred_at: `2026-06-01T10:00:${String(i % 60).padStart(2, '0')}Z` }))
+    const held = Array.from({ length: VALUES_PER_NAME - 1 }, (_, i) => `held-${i}`)
+    expect((await ingest(users('Cap target', held))).status).toBe(202)
+    expect((await ingest(users('Cap merged', ['new-a', 'new-a', 'new-b', 'held-3']))).status).toBe(202)
+    const [capTarget] = await issueByTitle('Cap target')
+    const [capMerged] = await issueByTitle('Cap merged')
+    expect((await merge({ target: capTarget.id, ids: [capMerged.id] })).status).toBe(200)
+    const rows = await db.rows<{ value: string; count: number }>(`SELECT value, count FROM ${db.t.issueValues} WHERE group_id = ? AND name = 'user'`, [capTarget.id])
+    const counts = new Map(rows.map((row) => [row.value, Number(row.count)]))
+    // One slot was free: the most frequent new value takes it; the other new one counts as (other).
+    expect(counts.size).toBe(VALUES_PER_NAME + 1)
+    expect(counts.get('new-a')).toBe(2)
+    expect(counts.get('held-3')).toBe(2)
+    expect(counts.get(OTHER_VALUE)).toBe(1)
+    expect(counts.has('new-b')).toBe(false)
+    expect([...counts.values()].reduce((sum, n) => sum + n, 0)).toBe(VALUES_PER_NAME - 1 + 4)
+    expect(await db.value(`SELECT COUNT(*) FROM ${db.t.issueValues} WHERE group_id = ?`, [capMerged.id])).toBe(0)
   })
 })

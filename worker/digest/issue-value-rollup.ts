@@ -1,4 +1,5 @@
 import type { Statement } from '../../drivers/driver.ts'
+import { Fragment, raw, sql } from '../../drivers/sql.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { jsonParameterGroups } from './json-parameters.ts'
 import type { EventRecord } from './persist/event-record.ts'
@@ -140,6 +141,36 @@ export function orphanValuesStatement(scope: AppScope, affected: string, token: 
   }
 }
 
+/**
+ * A merge (merge-issues.ts) adds the merged issues' values to the target's, under the same cap as digesting: a
+ * value the target holds adds to its row; new values are taken most frequent first while the target holds
+ * fewer than VALUES_PER_NAME for the key, the rest count as `(other)`. Without it the target's breakdown
+ * lacked the merged occurrences (its `count` has them) and the merged issues' rows stayed behind. The merged
+ * rows themselves are deleted by `deleteValuesStatement` in the same batch.
+ */
+export function mergeValuesStatement(scope: AppScope, target: number, merging: Fragment): Fragment {
+  const { t, db } = scope
+  const d = db.dialect
+  const IV = raw(t.issueValues)
+  const source = sql`SELECT v.group_id, v.name, v.value, SUM(v.n) FROM (
+      SELECT r.group_id AS group_id, r.name AS name, CASE WHEN r.present = 1 OR r.place <= ${raw(String(VALUES_PER_NAME))} - r.held THEN r.value ELSE ${new Fragment(d.castText('?'), [OTHER_VALUE])} END AS value, r.n AS n
+      FROM (
+        SELECT tg.id AS group_id, m.name AS name, m.value AS value, m.n AS n,
+          CASE WHEN EXISTS (SELECT 1 FROM ${IV} x WHERE x.group_id = tg.id AND x.name = m.name AND x.value = m.value) THEN 1 ELSE 0 END AS present,
+          (SELECT COUNT(*) FROM ${IV} x WHERE x.group_id = tg.id AND x.name = m.name) AS held,
+          ROW_NUMBER() OVER (PARTITION BY m.name ORDER BY m.n DESC, m.value) AS place
+        FROM (SELECT iv.name AS name, iv.value AS value, SUM(iv.count) AS n FROM ${IV} iv WHERE iv.group_id IN ${merging} GROUP BY iv.name, iv.value) m
+        JOIN ${raw(t.groups)} tg ON tg.id = ${target}
+      ) r
+    ) v WHERE 1 = 1 GROUP BY v.group_id, v.name, v.value`
+  const sqlText = d.upsert(t.issueValues, ['group_id', 'name', 'value', 'count'], source.sql, ['group_id', 'name', 'value'], { count: `${t.issueValues}.count + ${d.incoming('count')}` })
+  return new Fragment(sqlText, source.args)
+}
+
+/** Deletes the value rows of the issues `ids` names (a subquery of issue ids). */
+export function deleteValuesStatement(scope: AppScope, ids: Fragment): Fragment {
+  return sql`DELETE FROM ${raw(scope.t.issueValues)} WHERE group_id IN ${ids}`
+}
 
 /**
  * The context as an object, cheaply: Laravel puts the exception — its whole stack, most of the text — last

@@ -9,6 +9,7 @@ import type { Actor } from '../actor.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError, NotFoundError } from '../errors.ts'
 import { heatParameterJson } from './issue-heat.ts'
+import { deleteValuesStatement, mergeValuesStatement } from '../digest/issue-value-rollup.ts'
 
 /** What the merge reads of each issue before writing: existence, time range, assignment, which one-per-issue rows it has. */
 const ISSUE_SHAPE = {
@@ -30,7 +31,7 @@ export function mergeNote(ids: readonly number[]): string {
 /**
  * `POST ?api=merge-issues` (issue 17 item 8): folds issues into a target. Two round trips whatever the number
  * of issues (ids travel as one JSON parameter): one read checks that every issue exists and picks the
- * one-per-issue rows, then ONE atomic batch (on PlanetScale one transaction of 13–15 statements) moves everything
+ * one-per-issue rows, then ONE atomic batch (on PlanetScale one transaction of 15–17 statements) moves everything
  * keyed by issue id and deletes the merged issues:
  * - occurrences, status history (plus one note row on the target), tags (union; an existing assignment of
  *   the target wins, else `manual` beats other sources), `group_days` (summed), `group_sources`,
@@ -38,6 +39,7 @@ export function mergeNote(ids: readonly number[]): string {
  * - one-per-issue rows (`group_releases`, `tracker_links`, the local assignment): the target's own wins,
  *   else the lowest merged id that has one; a moved tracker link becomes `via = 'push'`, so a tracker sync
  *   refreshes its state instead of mirroring the merged issue again;
+ * - the value breakdown (`issue_values`): summed into the target's, capped as digesting caps it;
  * - `count` = the sum of the per-day counts, `heat` the sum of the heats (issue-heat.ts), `first_seen`/`last_seen`
  *   the extremes of all the issues;
  * - fingerprint aliases (migration 0015): every merged fingerprint, and every alias that pointed at a merged
@@ -117,6 +119,9 @@ export async function mergeIssues(scope: AppScope, input: MergeIssuesInput, acto
         first_seen = ${firstSeen}, last_seen = ${lastSeen},
         assigned_to_id = ${assignedFrom.assigned_to_id}, assigned_to_label = ${assignedFrom.assigned_to_label}
       WHERE id = ${target}`,
+    // The value breakdown (no foreign key): added to the target's under the cap, then the merged rows go.
+    values: mergeValuesStatement(scope, target, inMerging),
+    valuesGone: deleteValuesStatement(scope, inMerging),
     // The merged issues' own rows (copied above, or one-per-issue rows not taken) go by ON DELETE CASCADE.
     remove: sql`DELETE FROM ${G} WHERE id IN ${inMerging}`,
     result: sql`SELECT count, first_seen, last_seen FROM ${G} WHERE id = ${target}`,
