@@ -29,6 +29,13 @@ export interface IssuePage {
 /**
  * The issue search behind `errors`, `issues` and `groups`: one page of issues (with module, tags and 14-day
  * trend) and the total, as one read batch — one round trip (PlanetScale: two concurrent requests).
+ *
+ * With `q` the page also counts: `q` is a substring test no index answers, so the page and the total each read
+ * every issue — the page by walking the sort index and looking up every issue row in list order when few
+ * match. One scan gives both instead: the total is a window count over the matches, and the page sorts them
+ * (`sortWithoutIndex`). At 100,000 issues on SQLite: a needle matching nothing 244 → 80 ms; one matching every
+ * issue 34 → 55 ms (docs/performance.md "Search: one scan"). A page past the last match has no row to carry
+ * the count: then the total is read on its own (a second round trip, for that page only).
  */
 export async function searchIssues(scope: AppScope, search: IssueSearch, now: Date): Promise<IssuePage> {
   const { t, db } = scope
@@ -36,6 +43,8 @@ export async function searchIssues(scope: AppScope, search: IssueSearch, now: Da
   const samples = { stack: search.includeStack, context: search.includeContext }
   const offset = (search.page - 1) * search.limit
   const window = trendWindow(now)
+  const order = ORDER[search.sort]
+  const counted = search.filters.q !== undefined
   const { page, count } = await namedBatch(
     db,
     {
@@ -43,20 +52,26 @@ export async function searchIssues(scope: AppScope, search: IssueSearch, now: Da
       // filter no index orders) sorts ids alone, and the tags and trend subqueries run for the 50 rows kept, not
       // for every match — `status=open&sort=priority` at 100,000 issues: 1.3 s when every match paid them
       // (issue 18, docs/performance.md "Late rows"). The outer ORDER BY re-sorts the page's rows only.
-      page: sql`SELECT ${raw(issueSelectList(scope, samples))}, ${trendSql(scope, window)} AS trend
-          FROM (SELECT g.id FROM ${raw(t.groups)} g WHERE ${filter} ORDER BY ${raw(ORDER[search.sort])} LIMIT ${raw(String(search.limit))} OFFSET ${raw(String(offset))}) p
+      page: sql`SELECT ${raw(issueSelectList(scope, samples))}, ${trendSql(scope, window)} AS trend${raw(counted ? ', p.matched AS matched' : '')}
+          FROM (SELECT g.id${raw(counted ? ', COUNT(*) OVER () AS matched' : '')} FROM ${raw(t.groups)} g WHERE ${filter}
+            ORDER BY ${raw(counted ? db.dialect.sortWithoutIndex(order) : order)} LIMIT ${raw(String(search.limit))} OFFSET ${raw(String(offset))}) p
           JOIN ${raw(t.groups)} g ON g.id = p.id LEFT JOIN ${raw(t.modules)} m ON m.id = g.module_id
-          ORDER BY ${raw(ORDER[search.sort])}`,
+          ORDER BY ${raw(order)}`,
       // The total reads the narrowest index that answers it (issue 18: issue-total.ts).
-      count: issueTotalSql(scope, search.filters),
+      count: counted ? null : issueTotalSql(scope, search.filters),
     },
     { mode: 'read' },
   )
-  const total = Number(count.rows[0]!.total)
+  const rows = page!.rows
+  const total = !counted ? Number(count!.rows[0]!.total) : rows.length > 0 ? Number(rows[0]!.matched) : offset === 0 ? 0 : await readTotal(scope, search)
   return {
-    items: page!.rows.map((row) => toIssueListItem(row, { ...samples, skipVendor: search.skipVendor, window, now })),
+    items: rows.map((row) => toIssueListItem(row, { ...samples, skipVendor: search.skipVendor, window, now })),
     total,
     pages: Math.ceil(total / search.limit),
   }
 }
 
+async function readTotal(scope: AppScope, search: IssueSearch): Promise<number> {
+  const { rows } = await scope.db.execute(issueTotalSql(scope, search.filters))
+  return Number(rows[0]!.total)
+}

@@ -64,6 +64,10 @@ const FILTERS: readonly { name: string; filters: IssueFilters; keep: (issue: Iss
   { name: 'min_severity + status', filters: { minSeverity: 'ERROR', status: 'open' }, keep: (x) => x.severity !== 'WARNING' && x.status === 'open' },
   { name: 'tag + source', filters: { tag: 'checkout', source: 'laravel.log' }, keep: (x) => x.tagged && (x.file === 'laravel' || x.worker) },
   { name: 'date + source', filters: { date: '2026-10-15', source: 'worker' }, keep: (x) => onDate(x) && x.worker },
+  // `q`: page and total from one statement (a window count: list-issues.ts). Titles are `Issue <i>`.
+  { name: 'q', filters: { q: 'ISSUE 1' }, keep: (x) => String(x.i).startsWith('1') },
+  { name: 'q + status', filters: { q: 'issue 1', status: 'open' }, keep: (x) => String(x.i).startsWith('1') && x.status === 'open' },
+  { name: 'q + module', filters: { q: 'sue 2', module: 'billing' }, keep: (x) => String(x.i).startsWith('2') && x.module === 'A' },
 ]
 
 describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_000 }, (target) => {
@@ -71,14 +75,14 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
   const ids = new Map<number, number>()
   const tags = { checkout: 0, numbered: 0, self: 0 }
   /** The statements of one searchIssues call, its round trips and its page. */
-  const search = async (filters: IssueFilters, sort: IssueSort) => {
+  const search = async (filters: IssueFilters, sort: IssueSort, paging = { page: 1, limit: 50 }) => {
     const statements: Statement[] = []
     const db = wrapDriver(m.scope.db, (call, proceed) => {
       statements.push(...call.statements)
       return proceed()
     })
     const before = m.opened.roundTrips()
-    const page = await searchIssues({ ...m.scope, db }, { page: 1, limit: 50, sort, includeStack: false, includeContext: false, skipVendor: false, filters }, new Date('2026-10-20T00:00:00Z'))
+    const page = await searchIssues({ ...m.scope, db }, { ...paging, sort, includeStack: false, includeContext: false, skipVendor: false, filters }, new Date('2026-10-20T00:00:00Z'))
     return { page, statements, roundTrips: m.opened.roundTrips() - before }
   }
 
@@ -143,8 +147,8 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
     expect(page.items.map((item) => item.id)).toEqual(expected)
     expect(page.total).toBe(expected.length)
     expect(page.total).toBe(await generalTotal(filters))
-    // One round trip; PlanetScale sends a read batch's two statements as two concurrent requests.
-    expect(roundTrips).toBe(target === 'planetscale' ? 2 : 1)
+    // One round trip; PlanetScale sends a read batch's two statements as two concurrent requests (`q`: one).
+    expect(roundTrips).toBe(target === 'planetscale' && filters.q === undefined ? 2 : 1)
   }
 
   for (const { name, filters, keep } of FILTERS) {
@@ -162,6 +166,24 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
     { name: 'the numbered tag by its own id', filters: () => ({ tag: String(tags.numbered) }), keep: (x) => x.numbered },
     { name: "Checkout's id with severity", filters: () => ({ tag: String(tags.checkout), severity: 'WARNING' }), keep: (x) => (x.tagged || x.numbered) && x.severity === 'WARNING' },
   ]
+  it('q: the total counts every match on every page; a page past the last match reads the total on its own', async () => {
+    const expected = ISSUES.filter((x) => String(x.i).startsWith('1')).sort(ORDERS.newest).map((x) => ids.get(x.i))
+    expect(expected).toHaveLength(11)
+    for (const [page, from] of [[1, 0], [3, 8]] as const) {
+      const result = await search({ q: 'issue 1' }, 'newest', { page, limit: 4 })
+      expect(result.page.items.map((item) => item.id)).toEqual(expected.slice(from, from + 4))
+      expect(result.page).toMatchObject({ total: 11, pages: 3 })
+      expect(result.statements).toHaveLength(1)
+      expect(result.roundTrips).toBe(1)
+    }
+    const past = await search({ q: 'issue 1' }, 'newest', { page: 4, limit: 4 })
+    expect(past.page).toEqual({ items: [], total: 11, pages: 3 })
+    expect(past.roundTrips).toBe(2)
+    const none = await search({ q: 'no such issue' }, 'newest')
+    expect(none.page).toEqual({ items: [], total: 0, pages: 0 })
+    expect(none.roundTrips).toBe(1)
+  })
+
   for (const { name, filters, keep } of TAG_VALUES) {
     it(`tag by ${name}: the matching issues and their total, in one read batch`, async () => {
       await check(filters(), keep, 'newest')
@@ -203,7 +225,7 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
     // The filters whose total counts a relation's index (issue-total.ts), with the index each reads.
     const RELATION_TOTALS: Record<string, RegExp> = { tag: /gt USING COVERING INDEX \S*error_group_tags_tag \(tag_id=\?\)/, date: /gd USING COVERING INDEX \S*group_days_day \(day=\?\)/, 'source, one file': /gs USING COVERING INDEX \S*group_sources_file \(source_file_id=\?\)/ }
     // `min_severity` belongs to the priority sort (its index leads with the band): pinned below.
-    for (const { name, filters } of FILTERS.filter((f) => !f.name.includes('+') && f.name !== 'min_severity')) {
+    for (const { name, filters } of FILTERS.filter((f) => !f.name.includes('+') && f.name !== 'min_severity' && f.filters.q === undefined)) {
       for (const sort of ['newest', 'occurrences'] as const) {
         it(`${name}, ${sort}: the page walks an index in list order, the total reads no issue row`, async () => {
           const { statements } = await search(filters, sort)
@@ -232,6 +254,15 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
         expect(text).not.toMatch(/SCAN (gt|gd|gs)\b/)
       })
     }
+    it('q: one scan of the issues gives the page and its window total; the sort index is not walked', async () => {
+      const { statements } = await search({ q: 'issue 1' }, 'newest')
+      expect(statements).toHaveLength(1)
+      const pagePlan = (await idPlan(statements[0]!)).join('\n')
+      expect(pagePlan).toMatch(/SCAN g\b/)
+      expect(pagePlan).not.toMatch(/SCAN g USING (COVERING )?INDEX/)
+      expect(pagePlan).toContain('USE TEMP B-TREE FOR ORDER BY')
+    })
+
     it('a page that must sort its matches (oldest or priority with a filter) sorts ids only: tags and trend run for the page rows', async () => {
       for (const [filters, sort] of [[{ severity: 'WARNING' }, 'oldest'], [{ status: 'open' }, 'priority']] as const) {
         const [page] = (await search(filters, sort)).statements
