@@ -34,7 +34,7 @@ export interface IssuePage {
  * every issue — the page by walking the sort index and looking up every issue row in list order when few
  * match. One scan gives both instead: the total is a window count over the matches, and the page sorts them
  * (`sortWithoutIndex`). At 100,000 issues on SQLite: a needle matching nothing 244 → 80 ms; one matching every
- * issue 34 → 55 ms (docs/performance.md "Search: one scan"). A page past the last match has no row to carry
+ * issue 34 → 61 ms (docs/performance.md "Search: one scan"). A page past the last match has no row to carry
  * the count: then the total is read on its own (a second round trip, for that page only).
  */
 export async function searchIssues(scope: AppScope, search: IssueSearch, now: Date): Promise<IssuePage> {
@@ -63,7 +63,7 @@ export async function searchIssues(scope: AppScope, search: IssueSearch, now: Da
     { mode: 'read' },
   )
   const rows = page!.rows
-  const total = !counted ? Number(count!.rows[0]!.total) : rows.length > 0 ? Number(rows[0]!.matched) : offset === 0 ? 0 : await readTotal(scope, search)
+  const total = counted ? await windowTotal(scope, search, rows, offset) : Number(count!.rows[0]!.total)
   return {
     items: rows.map((row) => toIssueListItem(row, { ...samples, skipVendor: search.skipVendor, window, now })),
     total,
@@ -71,7 +71,10 @@ export async function searchIssues(scope: AppScope, search: IssueSearch, now: Da
   }
 }
 
-async function readTotal(scope: AppScope, search: IssueSearch): Promise<number> {
-  const { rows } = await scope.db.execute(issueTotalSql(scope, search.filters))
-  return Number(rows[0]!.total)
+/** A `q` page's total: its rows' window count, or — for a page past the last match — the total read on its own. */
+async function windowTotal(scope: AppScope, search: IssueSearch, rows: readonly Record<string, unknown>[], offset: number): Promise<number> {
+  if (rows.length > 0) return Number(rows[0]!.matched)
+  if (offset === 0) return 0
+  const { rows: counted } = await scope.db.execute(issueTotalSql(scope, search.filters))
+  return Number(counted[0]!.total)
 }
