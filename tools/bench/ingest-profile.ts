@@ -65,8 +65,10 @@ async function main(): Promise<void> {
       self.set(key, (self.get(key) ?? 0) + spent)
       total += spent
     })
-    const busy = total - (self.get('(idle) :0') ?? 0)
-    console.log(`profiled ${(total / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s`)
+    const idle = self.get('(idle) :0') ?? 0
+    self.delete('(idle) :0')
+    const busy = total - idle
+    console.log(`profiled ${(total / 1e6).toFixed(1)} s: idle ${(idle / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s (shares below are of the busy time)`)
     for (const [key, spent] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
       console.log(`${(spent / 1000).toFixed(0).padStart(7)} ms ${((100 * spent) / busy).toFixed(1).padStart(5)}%  ${key}`)
     }
