@@ -12,6 +12,8 @@ export interface RunningWorker {
   readonly url: string
   /** Everything wrangler and workerd printed so far (at the `logLevel` the worker was started with). */
   output(): string
+  /** The DevTools protocol endpoint of `wrangler dev --inspector-port` (tools/bench/ingest-profile.ts). */
+  readonly inspectorUrl: string
   /** Its `--persist-to` directory (local D1 and R2), for `wrangler d1 execute --local --persist-to`. */
   readonly stateDir: string
   stop(): Promise<void>
@@ -48,7 +50,7 @@ export async function startWorker(vars: Record<string, string> = {}, label = 'wo
     await stop()
     throw new Error(`${label}: the worker did not start: ${(error as Error).message}`)
   }
-  return { url, output: () => output, stateDir: join(dir, 'state'), stop }
+  return { url, inspectorUrl: `http://127.0.0.1:${inspectorPort}`, output: () => output, stateDir: join(dir, 'state'), stop }
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {

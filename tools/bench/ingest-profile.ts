@@ -4,40 +4,23 @@
  * CPU profile of workerd's isolate during the 32-sender envelope bench, and prints the functions with the most
  * self time. Bundled code keeps its function names, so the list reads like the source.
  */
-import { spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import WebSocket from 'ws'
-import { killGroup } from '../worker-process.ts'
-import { writeEnvFile } from '../env-file.ts'
-import { QUIET_WRANGLER_ENV } from '../wrangler-env.ts'
+import { startWorker } from '../worker-process.ts'
 import { sentryIngestBench } from './sentry-ingest.ts'
 import { send } from './measure.ts'
 
 const { values } = parseArgs({ options: { events: { type: 'string', default: '4000' }, top: { type: 'string', default: '40' } } })
-const ROOT = new URL('../..', import.meta.url).pathname
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'loupe-ingest-profile-'))
-  writeEnvFile(join(dir, 'worker.env'), { SERVICE_SECRET: 'profile-secret', SERVICE_CONFIG: JSON.stringify({ ingest: { rate_max_events: 10_000_000 } }) })
-  const port = 38_000 + Math.floor(Math.random() * 1000)
-  const inspector = port + 1000
-  const child = spawn('npx', ['wrangler', 'dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspector), '--persist-to', join(dir, 'state'),
-    '--env-file', join(dir, 'worker.env'), '--show-interactive-dev-session=false', '--log-level', 'warn'], { cwd: ROOT, env: { ...process.env, ...QUIET_WRANGLER_ENV }, stdio: 'ignore', detached: true })
-  const base = `http://127.0.0.1:${port}`
+  const worker = await startWorker({ SERVICE_SECRET: 'profile-secret', SERVICE_CONFIG: JSON.stringify({ ingest: { rate_max_events: 10_000_000 } }) }, 'ingest-profile')
+  const base = worker.url
   try {
-    for (let i = 0; ; i++) {
-      try { if ((await fetch(`${base}/?api=health`)).status === 200) break } catch { /* starting */ }
-      if (i > 400) throw new Error('wrangler dev did not start')
-      await new Promise((resolve) => setTimeout(resolve, 250))
-    }
     await send(base, { method: 'POST', api: 'applications', body: { name: 'Profile', id: 'profile' } })
     await send(base, { method: 'POST', api: 'plugins', body: { id: 'http_ingest', enabled: true } }, 'profile')
     const settings = await send(base, { method: 'GET', api: 'ingest-settings' }, 'profile')
     await sentryIngestBench(base, settings.body.dsn, { events: 500, senders: 32, app: 'profile' })
-    const targets = (await (await fetch(`http://127.0.0.1:${inspector}/json`)).json()) as { webSocketDebuggerUrl: string; title?: string }[]
+    const targets = (await (await fetch(`${worker.inspectorUrl}/json`)).json()) as { webSocketDebuggerUrl: string; title?: string }[]
     const socket = new WebSocket(targets.find((t) => !String(t.title ?? '').includes('internal'))?.webSocketDebuggerUrl ?? targets[0]!.webSocketDebuggerUrl)
     await new Promise((resolve) => socket.once('open', resolve))
     let id = 0
@@ -73,7 +56,7 @@ async function main(): Promise<void> {
       console.log(`${(spent / 1000).toFixed(0).padStart(7)} ms ${((100 * spent) / busy).toFixed(1).padStart(5)}%  ${key}`)
     }
   } finally {
-    await killGroup(child)
+    await worker.stop()
   }
 }
 
