@@ -120,13 +120,16 @@ export interface Dialect {
   containsCi(haystack: string, needle: string): string
 
   /**
-   * An ORDER BY list (`a DESC, b DESC, …`) that the engine must sort rather than read from an index in order:
-   * for a query that reads every match anyway, such as a page that also counts its matches with a window
-   * (list-issues.ts). SQLite would otherwise walk the sort index and look up each issue row in list order —
-   * 167 ms against a 77 ms scan over 100,000 issues when nothing matches; a unary `+` on the first term turns
-   * that off. PostgreSQL and MySQL choose by cost: unchanged.
+   * `expression` — a WHERE term's column, or an ORDER BY list (`a DESC, b DESC, …`), whose first term it
+   * marks — as one the engine must not read from an index. SQLite plans by rules, not row counts, and would
+   * otherwise:
+   * - walk the sort index of a page that reads every match anyway, looking up each issue row in list order
+   *   (list-issues.ts, with a window count: 167 ms against a 77 ms scan at 100,000 issues when nothing matches);
+   * - drive a count from the (severity, status) index — every issue of the severity — instead of the few rows
+   *   another term's index names (issue-total.ts, `severity` with `date`).
+   * SQLite: a unary `+`. PostgreSQL and MySQL choose by cost: unchanged.
    */
-  sortWithoutIndex(orderBy: string): string
+  unindexed(expression: string): string
 
   /**
    * A scalar subquery returning a JSON array of objects: `fields` maps output keys to SQL expressions

@@ -53,7 +53,7 @@ export const mysqlDialect: Dialect = {
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   // Fold case with LOWER(), then compare bytes: the columns' utf8mb4_unicode_ci would also equate accents
   // (ü = u) and ignore characters it gives no weight (NUL, U+E000), unlike SQLite's and PostgreSQL's tests.
-  sortWithoutIndex: (orderBy) => orderBy,
+  unindexed: (expression) => expression,
   containsCi: (haystack, needle) => `LOCATE(${binLower(needle)}, ${binLower(haystack)}) > 0`,
   jsonArray: (fields, from) =>
     `(SELECT COALESCE(JSON_ARRAYAGG(JSON_OBJECT(${pairs(fields)})), JSON_ARRAY()) ${from})`,

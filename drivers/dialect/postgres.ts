@@ -33,7 +33,7 @@ export const postgresDialect: Dialect = {
   least: (a, b) => `LEAST(${a}, ${b})`,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   // strpos over lower() rather than ILIKE: the needle is data, not a pattern.
-  sortWithoutIndex: (orderBy) => orderBy,
+  unindexed: (expression) => expression,
   containsCi: (haystack, needle) => `strpos(lower(${haystack}), lower(${needle}::text)) > 0`,
   jsonArray: (fields, from) =>
     `(SELECT COALESCE(json_agg(json_build_object(${pairs(fields)})), '[]'::json) ${from})`,

@@ -33,7 +33,7 @@ export const sqliteDialect: Dialect = {
   // SQLite's two-argument MIN/MAX are scalar functions, unlike LEAST/GREATEST elsewhere.
   least: (a, b) => `MIN(${a}, ${b})`,
   greatest: (a, b) => `MAX(${a}, ${b})`,
-  sortWithoutIndex: (orderBy) => `+${orderBy}`,
+  unindexed: (expression) => `+${expression}`,
   containsCi: (haystack, needle) => `instr(lower(${haystack}), lower(${needle})) > 0`,
   jsonArray: (fields, from) =>
     `(SELECT json_group_array(json_object(${pairs(fields)})) ${from})`,

@@ -42,6 +42,8 @@ export const READ_SCENARIOS: readonly ReadScenario[] = [
   { name: 'GET issues?source=', make: (_i, c) => ({ method: 'GET', api: 'issues', query: { source: c.source } }) },
   { name: 'GET issues?q=deadlock', make: () => ({ method: 'GET', api: 'issues', query: { q: 'deadlock' } }) },
   { name: 'GET issues?severity=&date=', make: () => ({ method: 'GET', api: 'issues', query: { severity: 'ERROR', date: '2026-10-15' } }) },
+  // The dashboard's list with its two most used filters (its default sort is priority).
+  { name: 'GET groups?severity=&date= (priority)', make: () => ({ method: 'GET', api: 'groups', query: { limit: 50, sort: 'priority', severity: 'ERROR', date: '2026-10-15', include_stack: 0, include_context: 0 } }) },
   { name: 'GET error (detail)', make: (i, c) => ({ method: 'GET', api: 'error', query: { id: c.issueIds[Math.abs(i) % c.issueIds.length]! } }) },
   { name: 'GET summary', make: () => ({ method: 'GET', api: 'summary' }) },
   { name: 'GET sources', make: () => ({ method: 'GET', api: 'sources' }) },

@@ -10,6 +10,8 @@ export interface Tables {
   readonly groupDays: string
   /** Which source files an issue has occurrences in (derived from occurrences). */
   readonly groupSources: string
+  /** Which channels an issue has occurrences in: `groupSources` folded by the files' channel (migration 0018). */
+  readonly groupChannels: string
   /** Occurrences per day and severity, folded in by occurrence id (migration 0004, `daily-counts.ts`). */
   readonly dailyCounts: string
   /** How far each id-folded rollup has read (`daily_counts`: the last occurrence id folded in). */
@@ -81,6 +83,7 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       occurrences: q('occurrences'),
       groupDays: q('group_days'),
       groupSources: q('group_sources'),
+      groupChannels: q('group_channels'),
       dailyCounts: q('daily_counts'),
       rollups: q('rollups'),
       history: q('issue_status_history'),

@@ -3,6 +3,7 @@ import { namedBatch } from '../../drivers/named-batch.ts'
 import { OperationalError } from '../errors.ts'
 import { SAMPLE_BYTES, selectParser } from '../digest/select-parser.ts'
 import { deleteOccurrences } from '../digest/persist/delete-occurrences.ts'
+import { rebuildChannelsStatements } from '../digest/persist/group-channels.ts'
 import { toTimestamp } from '../time.ts'
 import { selectFileStates, toFileState } from '../jobs/file-state.ts'
 import { archiveCopy } from './archive-copy.ts'
@@ -123,6 +124,10 @@ export async function registerIncoming(ctx: ImportContext, object: StoredLog, re
       sql: `UPDATE ${t.sourceFiles} SET size = ?, modified_at = ?, imported_at = ?, log_type = ?, channel = ?, module_id = ?${rotated ? ', parser_version = ?, last_offset = 0' : ''} WHERE id = ?`,
       args: [facts.size, facts.modifiedAt, now, facts.logType, facts.channel, moduleId, ...(rotated ? [ctx.version] : []), existing.id],
     },
+    // A file registered before it had a channel (or under another): its issues' channel rows follow (migration 0018).
+    ...(existing.channel !== facts.channel
+      ? rebuildChannelsStatements(scope, `(SELECT gx.group_id FROM ${t.groupSources} gx WHERE gx.source_file_id = ?)`, [existing.id])
+      : []),
     {
       sql: `UPDATE ${t.fileImports} SET etag = ?, prefix_hash = ?, parser_id = ?, next_offset = ?, inside_event = ?, updated_at = ? WHERE source_file_id = ?`,
       args: [facts.etag, await sha256Bytes(head), rotated ? facts.parserId : (existing.parser_id ?? facts.parserId), nextOffset, insideEvent, now, existing.id],

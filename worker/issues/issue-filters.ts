@@ -58,16 +58,23 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
   if (filters.source !== undefined) {
     // EXISTS probes (group_id, source_file_id) per issue: the newest page stops after its 50 rows, and the
     // total is one probe per issue — not a list of every (issue, file) pair built and sorted (issue 18).
-    conditions.push(sql`EXISTS (SELECT 1 FROM ${T('groupSources')} gss WHERE gss.group_id = g.id AND gss.source_file_id IN (${sourceFileIds(scope, filters.source)}))`)
+    conditions.push(sql`EXISTS (SELECT 1 FROM ${T('groupSources')} gss WHERE gss.group_id = g.id AND gss.source_file_id IN (${sourceFiles(scope, filters.source, 'fs.id')}))`)
   }
   if (filters.date !== undefined) {
-    // Issues with an occurrence that day, or non-ingested issues created that day (reference §3.1 `date`), as
-    // two membership tests on the issue id — which every index of the issues carries, so the total counts
-    // an index (with `severity=` too: 132 → 28 ms at 100,000 issues) and the page walks the sort index. The
-    // unary `+` keeps SQLite from driving the query from the lists (that sorted every match for the page);
-    // `< OR >` is `<>` as two ranges of the (origin, created_at) index of migration 0012 (docs/performance.md).
-    conditions.push(sql`(+g.id IN (SELECT gd.group_id FROM ${T('groupDays')} gd WHERE gd.day = ${filters.date})
-        OR +g.id IN (SELECT gc.id FROM ${T('groups')} gc WHERE ${createdOnDay('gc', filters.date)}))`)
+    // Issues with an occurrence that day, or non-ingested issues created that day (reference §3.1 `date`).
+    // A page that walks a sort index probes each issue it reads: the (group_id, day) key of `group_days`, and
+    // the issue's own columns — so 50 rows cost a few hundred probes, not the day's whole id list (28,000 at
+    // 1,000,000 occurrences: 12 → 3 ms; docs/performance.md "Day rows, channel rows and probing pages").
+    // A total, and a `q` page (which reads every issue anyway), test membership in two id lists instead, which
+    // every index of the issues carries, so the count reads an index (with `severity=` too: 132 → 28 ms at
+    // 100,000 issues; a `q` page 162 ms against 209 ms with probes). The unary `+` keeps SQLite from driving
+    // the query from the lists; `< OR >` is `<>` as two ranges of the (origin, created_at) index of 0012.
+    if (use === 'page' && filters.q === undefined) {
+      conditions.push(sql`(EXISTS (SELECT 1 FROM ${T('groupDays')} gd WHERE gd.group_id = g.id AND gd.day = ${filters.date}) OR ${createdOnDay('g', filters.date)})`)
+    } else {
+      conditions.push(sql`(+g.id IN (SELECT gd.group_id FROM ${T('groupDays')} gd WHERE gd.day = ${filters.date})
+          OR +g.id IN (SELECT gc.id FROM ${T('groups')} gc WHERE ${createdOnDay('gc', filters.date)}))`)
+    }
   }
   if (filters.tag !== undefined) {
     // EXISTS on the (group_id, tag_id) key, as for `source`: the page reads its rows in list order.
@@ -81,10 +88,10 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
   return join(conditions, ' AND ', '1 = 1')
 }
 
-/** The ids of the source files a `source` value names: its channel, or a substring of its path (reference §3.1). */
-export function sourceFileIds(scope: AppScope, source: string): Fragment {
+/** `columns` of the source files (`fs`) a `source` value names: its channel, or a substring of its path (reference §3.1). */
+export function sourceFiles(scope: AppScope, source: string, columns: string): Fragment {
   const { t, db } = scope
-  return sql`SELECT fs.id FROM ${raw(t.sourceFiles)} fs WHERE fs.channel = ${source} OR ${new Fragment(db.dialect.containsCi('fs.path', '?'), [source])}`
+  return sql`SELECT ${raw(columns)} FROM ${raw(t.sourceFiles)} fs WHERE fs.channel = ${source} OR ${new Fragment(db.dialect.containsCi('fs.path', '?'), [source])}`
 }
 
 /**

@@ -1,7 +1,8 @@
-import { Fragment, raw, sql } from '../../drivers/sql.ts'
+import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
+import { SEVERITIES } from '../../shared/constants.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { nameKey } from '../tags/tag-queries.ts'
-import { asId, createdOnDay, issueFilterSql, sourceFileIds } from './issue-filters.ts'
+import { asId, createdOnDay, issueFilterSql, sourceFiles } from './issue-filters.ts'
 import type { IssueFilters } from './issue-search.ts'
 
 /**
@@ -14,12 +15,15 @@ import type { IssueFilters } from './issue-search.ts'
  *
  * - `tag`: the tag's rows of `error_group_tags` over its (tag_id) index; (group_id, tag_id) is the key, so a
  *   row is an issue;
- * - `source` naming one file: that file's range of `group_sources (source_file_id, group_id)`;
- * - `date`: the day's range of `group_days (day, group_id)` plus the non-ingested issues created that day
- *   without an occurrence that day.
+ * - `source` naming one file: that file's range of `group_sources (source_file_id, group_id)`; naming exactly
+ *   one channel's files: the channel's range of `group_channels (channel, group_id)`;
+ * - `date`, also with `severity` or `min_severity`: the day's (and severity's) range of
+ *   `group_days (day, severity, group_id)` plus the non-ingested issues created that day without an
+ *   occurrence that day.
  *
  * Combined with other filters the general form stays: driving from the relation and probing each issue's
- * other columns measured slower (severity + date: 39 → 397 ms). The general form takes the total's WHERE
+ * other columns measured slower (severity + date from the day's rows joined to their issues: 39 → 397 ms,
+ * which is why the day rows now carry the severity themselves). The general form takes the total's WHERE
  * (`issueFilterSql(…, 'total')`: `min_severity` as a severity list, which the covering indexes hold).
  * Counting relation rows relies on every row having its issue: deleting an issue deletes its rows (ON DELETE
  * CASCADE, or explicitly where SQLite does not enforce it: dialect `cascadesDeletes`); the tags list counts
@@ -31,7 +35,9 @@ export function issueTotalSql(scope: AppScope, filters: IssueFilters): Fragment 
   const general = () => sql`SELECT COUNT(*) AS total FROM ${raw(scope.t.groups)} g WHERE ${issueFilterSql(scope, filters, 'total')}`
   if (filters.tag !== undefined && alone('tag')) return tagTotal(scope, filters.tag)
   if (filters.source !== undefined && alone('source')) return sourceTotal(scope, filters.source, general())
-  if (filters.date !== undefined && alone('date')) return dateTotal(scope, filters.date)
+  if (filters.date !== undefined && set.every((key) => key === 'date' || key === 'severity' || key === 'minSeverity')) {
+    return dateTotal(scope, filters.date, daySeverities(filters))
+  }
   return general()
 }
 
@@ -53,30 +59,55 @@ function tagTotal(scope: AppScope, tag: string): Fragment {
 }
 
 /**
- * The issues of the matching files. One file (a channel or path naming one file, the usual case) is a plain
- * range count of `group_sources (source_file_id, group_id)`: each (file, issue) pair is one row. The file is
- * an equality with a scalar (MIN: one row whatever the engine evaluates early), not an IN list, which
- * PostgreSQL planned as a hash join over all of `group_sources` (101 ms against 3 ms). Several files
- * keep the general count: the distinct issues of their ranges read every (file, issue) pair — 316 ms against
- * 162 ms for one probe per issue at 100,000 issues in 20 files (docs/performance.md). SQLite, PostgreSQL
- * (InitPlans) and MySQL evaluate a CASE branch's subquery only when the branch is taken.
+ * The issues of the matching files, by the narrowest relation that answers exactly:
+ * - one file (a path naming one file): a plain range count of `group_sources (source_file_id, group_id)`, each
+ *   (file, issue) pair one row. The file is an equality with a scalar (MIN: one row whatever the engine
+ *   evaluates early), not an IN list, which PostgreSQL planned as a hash join over all of `group_sources`
+ *   (101 ms against 3 ms);
+ * - exactly the files of one channel (the usual many-file case: a channel's rotated logs): the channel's range
+ *   of `group_channels (channel, group_id)` (migration 0018), one row per issue — 20 files at 1,000,000
+ *   occurrences: 57 ms → a few (docs/performance.md "Day rows, channel rows and probing pages");
+ * - any other set: the general count (the distinct issues of their `group_sources` ranges read every
+ *   (file, issue) pair: 316 ms against 162 ms for one probe per issue at 100,000 issues in 20 files).
+ * "Exactly one channel's files": every matching file has the channel C of the first (MIN), and C has no more
+ * files than match. SQLite, PostgreSQL (InitPlans) and MySQL evaluate a CASE branch's subquery only when the
+ * branch is taken.
  */
 function sourceTotal(scope: AppScope, source: string, general: Fragment): Fragment {
-  const files = () => sourceFileIds(scope, source)
-  return sql`SELECT CASE WHEN (SELECT COUNT(*) FROM (${files()}) f) <= 1
-        THEN (SELECT COUNT(*) FROM ${raw(scope.t.groupSources)} gs WHERE gs.source_file_id = (SELECT MIN(f.id) FROM (${files()}) f))
-        ELSE (${general}) END AS total`
+  const { t } = scope
+  const files = (columns: string) => sourceFiles(scope, source, columns)
+  const channel = () => sql`(SELECT MIN(f.channel) FROM (${files('fs.channel')}) f)`
+  return sql`SELECT CASE WHEN (SELECT COUNT(*) FROM (${files('fs.id')}) f) <= 1
+        THEN (SELECT COUNT(*) FROM ${raw(t.groupSources)} gs WHERE gs.source_file_id = (SELECT MIN(f.id) FROM (${files('fs.id')}) f))
+      WHEN NOT EXISTS (SELECT 1 FROM (${files('fs.channel')}) f WHERE f.channel IS NULL OR f.channel <> ${channel()})
+        AND (SELECT COUNT(*) FROM ${raw(t.sourceFiles)} fc WHERE fc.channel = ${channel()}) = (SELECT COUNT(*) FROM (${files('fs.id')}) f)
+        THEN (SELECT COUNT(*) FROM ${raw(t.groupChannels)} gc WHERE gc.channel = ${channel()})
+      ELSE (${general}) END AS total`
 }
 
 /**
- * `date` alone: the day's rows of `group_days (day, group_id)` — one per issue with an occurrence that day —
- * plus the non-ingested issues created that day that have none: disjoint, so the sum is the count of the
- * filter's OR, and neither part reads an issue row (the second reads the (origin, created_at) index).
+ * `date`, alone or with `severity` / `min_severity`: the day's rows of `group_days (day, severity, group_id)` —
+ * one per issue with an occurrence that day, carrying the issue's severity (migration 0017) — plus the
+ * non-ingested issues created that day that have none: disjoint, so the sum is the count of the filter's OR,
+ * and the first part reads one range of the index, never an issue row. With a severity the general form
+ * visited every issue of the severity (75,000 of 100,000) to probe the day's list: 9–10 ms against ~1 ms
+ * (docs/performance.md "Day rows, channel rows and probing pages").
  */
-function dateTotal(scope: AppScope, date: string): Fragment {
+function dateTotal(scope: AppScope, date: string, severities: readonly string[] | null): Fragment {
   const { t } = scope
   const GD = raw(t.groupDays)
-  return sql`SELECT (SELECT COUNT(*) FROM ${GD} gd WHERE gd.day = ${date})
-      + (SELECT COUNT(*) FROM ${raw(t.groups)} g WHERE ${createdOnDay('g', date)}
+  if (severities !== null && severities.length === 0) return sql`SELECT 0 AS total`
+  const inBand = (column: string) => (severities === null ? raw('') : sql` AND ${raw(column)} IN (${join(severities.map((severity) => sql`${severity}`), ', ')})`)
+  // The issues' severity test stays off the (severity, status) index — SQLite would walk the severity's 75,000
+  // issues with it — so the few non-ingested issues created that day come from the (origin, created_at) index.
+  return sql`SELECT (SELECT COUNT(*) FROM ${GD} gd WHERE gd.day = ${date}${inBand('gd.severity')})
+      + (SELECT COUNT(*) FROM ${raw(t.groups)} g WHERE ${createdOnDay('g', date)}${inBand(scope.db.dialect.unindexed('g.severity'))}
         AND NOT EXISTS (SELECT 1 FROM ${GD} gn WHERE gn.group_id = g.id AND gn.day = ${date})) AS total`
+}
+
+/** The severities `severity` and `min_severity` leave (both: the one, if inside the band), or null for any. */
+function daySeverities(filters: IssueFilters): readonly string[] | null {
+  const band = filters.minSeverity === undefined ? null : SEVERITIES.slice(0, SEVERITIES.indexOf(filters.minSeverity) + 1)
+  if (filters.severity === undefined) return band
+  return band === null || band.includes(filters.severity) ? [filters.severity] : []
 }

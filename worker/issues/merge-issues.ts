@@ -94,9 +94,11 @@ export async function mergeIssues(scope: AppScope, input: MergeIssuesInput, acto
       SELECT tg.id, tg.status, tg.status, ${text(d, mergeNote(ids))}, ${text(d, now)}, ${text(d, actor.label)} FROM ${G} tg WHERE tg.id = ${target}`,
     occurrences: sql`UPDATE ${raw(t.occurrences)} SET group_id = ${target} WHERE group_id IN ${inMerging}`,
     days: withSource(
-      (source) => d.upsert(t.groupDays, ['group_id', 'day', 'count'], source, ['group_id', 'day'], { count: `${t.groupDays}.count + ${d.incoming('count')}` }),
-      sql`SELECT tg.id, gd.day, SUM(gd.count) FROM ${raw(t.groupDays)} gd ${toTarget} WHERE gd.group_id IN ${inMerging} GROUP BY tg.id, gd.day`,
+      // The day rows carry the target's severity (migration 0017); a day the target has keeps its own.
+      (source) => d.upsert(t.groupDays, ['group_id', 'day', 'severity', 'count'], source, ['group_id', 'day'], { count: `${t.groupDays}.count + ${d.incoming('count')}` }),
+      sql`SELECT tg.id, gd.day, tg.severity, SUM(gd.count) FROM ${raw(t.groupDays)} gd ${toTarget} WHERE gd.group_id IN ${inMerging} GROUP BY tg.id, gd.day, tg.severity`,
     ),
+    // The target's new pairs bring their `group_channels` rows (a trigger: migration 0018).
     sources: withSource(
       (source) => d.insertIgnore(t.groupSources, ['group_id', 'source_file_id'], source, ['group_id', 'source_file_id']),
       sql`SELECT DISTINCT tg.id, gs.source_file_id FROM ${raw(t.groupSources)} gs ${toTarget} WHERE gs.group_id IN ${inMerging}`,

@@ -58,8 +58,12 @@ const FILTERS: readonly { name: string; filters: IssueFilters; keep: (issue: Iss
   { name: 'tag', filters: { tag: 'Checkout' }, keep: (x) => x.tagged },
   { name: 'source', filters: { source: 'laravel.log' }, keep: (x) => x.file === 'laravel' || x.worker },
   { name: 'source, one file', filters: { source: 'worker' }, keep: (x) => x.worker },
+  // `other.log` names both files of that channel: the total counts group_channels (migration 0018).
+  { name: 'source, one channel', filters: { source: 'other.log' }, keep: (x) => x.file === 'other' || x.self },
   { name: 'date', filters: { date: '2026-10-15' }, keep: onDate },
   { name: 'severity and date', filters: { severity: 'ERROR', date: '2026-10-15' }, keep: (x) => x.severity === 'ERROR' && onDate(x) },
+  { name: 'min_severity and date', filters: { minSeverity: 'ERROR', date: '2026-10-15' }, keep: (x) => x.severity !== 'WARNING' && onDate(x) },
+  { name: 'min_severity and date, manual', filters: { minSeverity: 'WARNING', date: '2026-10-15' }, keep: onDate },
   { name: 'severity + date + tag', filters: { severity: 'ERROR', date: '2026-10-15', tag: 'checkout' }, keep: (x) => x.severity === 'ERROR' && onDate(x) && x.tagged },
   { name: 'min_severity + status', filters: { minSeverity: 'ERROR', status: 'open' }, keep: (x) => x.severity !== 'WARNING' && x.status === 'open' },
   { name: 'tag + source', filters: { tag: 'checkout', source: 'laravel.log' }, keep: (x) => x.tagged && (x.file === 'laravel' || x.worker) },
@@ -94,7 +98,7 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       { sql: `INSERT INTO ${t.modules} (name, name_key, slug, created_at) VALUES ('Payments', 'payments', 'billing', ?), ('Billing', 'billing', 'payments-x', ?)`, args: [now, now] },
       { sql: `INSERT INTO ${t.tags} (name, name_key, created_at) VALUES ('Checkout', 'checkout', ?), ('Self', 'self', ?)`, args: [now, now] },
       { sql: `INSERT INTO ${t.sourceFiles} (path, size, created_at, channel) VALUES ('processed/x/laravel.log', 1, ?, 'laravel.log'), ('processed/x/other.log', 1, ?, 'other.log'),
-              ('processed/y/laravel.log', 1, ?, 'worker')`, args: [now, now, now] },
+              ('processed/y/laravel.log', 1, ?, 'worker'), ('processed/z/rotated-2.log', 1, ?, 'other.log')`, args: [now, now, now, now] },
       ...ISSUES.map((x) => ({
         sql: `INSERT INTO ${t.groups} (fingerprint, severity, title, count, first_seen, last_seen, created_at, status, log_type, origin, module_id)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT id FROM ${t.modules} WHERE name = ?))`,
@@ -116,8 +120,9 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
     const tagRows = (keep: (x: Issue) => boolean, tag: number) =>
       ISSUES.filter(keep).map((x) => ({ sql: `INSERT INTO ${t.groupTags} (group_id, tag_id, created_at) VALUES (?, ?, ?)`, args: [issue(x), tag, now] }))
     await m.scope.db.batch([
-      ...ISSUES.filter((x) => x.onDay).map((x) => ({ sql: `INSERT INTO ${t.groupDays} (group_id, day, count) VALUES (?, '2026-10-15', 1)`, args: [issue(x)] })),
-      ...ISSUES.map((x) => ({ sql: `INSERT INTO ${t.groupDays} (group_id, day, count) VALUES (?, '2026-10-16', 1)`, args: [issue(x)] })),
+      // Day rows carry their issue's severity (migration 0017), as the digest writes them.
+      ...ISSUES.filter((x) => x.onDay).map((x) => ({ sql: `INSERT INTO ${t.groupDays} (group_id, day, severity, count) VALUES (?, '2026-10-15', ?, 1)`, args: [issue(x), x.severity] })),
+      ...ISSUES.map((x) => ({ sql: `INSERT INTO ${t.groupDays} (group_id, day, severity, count) VALUES (?, '2026-10-16', ?, 1)`, args: [issue(x), x.severity] })),
       ...tagRows((x) => x.tagged, tags.checkout),
       ...tagRows((x) => x.numbered, tags.numbered),
       ...tagRows((x) => x.self, tags.self),
@@ -125,9 +130,14 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
         sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id) SELECT ?, id FROM ${t.sourceFiles} WHERE channel = 'worker'`,
         args: [issue(x)],
       })),
+      // One file per channel but `other.log`, which also has the rotated copy (issues with `self`).
       ...ISSUES.map((x) => ({
-        sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id) SELECT ?, id FROM ${t.sourceFiles} WHERE channel = ?`,
+        sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id) SELECT ?, id FROM ${t.sourceFiles} WHERE channel = ? AND path NOT LIKE '%rotated%'`,
         args: [issue(x), `${x.file}.log`],
+      })),
+      ...ISSUES.filter((x) => x.self).map((x) => ({
+        sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id) SELECT ?, id FROM ${t.sourceFiles} WHERE path LIKE '%rotated%'`,
+        args: [issue(x)],
       })),
     ])
   })
@@ -184,6 +194,39 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
     expect(none.roundTrips).toBe(1)
   })
 
+  // `severity` under the priority sort also names its band (list-issues.ts `priorityBand`): same issues, same order.
+  const RANK = ['EMERGENCY', 'ALERT', 'CRITICAL', 'ERROR', 'WARNING', 'NOTICE', 'INFO', 'DEBUG']
+  const byPriority = (a: Issue, b: Issue) => RANK.indexOf(a.severity) - RANK.indexOf(b.severity) || cmp(b.lastSeen, a.lastSeen) || b.i - a.i
+  for (const [name, filters, keep] of [
+    ['severity ERROR', { severity: 'ERROR' }, (x: Issue) => x.severity === 'ERROR'],
+    ['severity CRITICAL', { severity: 'CRITICAL' }, (x: Issue) => x.severity === 'CRITICAL'],
+    ['severity WARNING and date', { severity: 'WARNING', date: '2026-10-15' }, (x: Issue) => x.severity === 'WARNING' && onDate(x)],
+    ['severity ERROR and status', { severity: 'ERROR', status: 'open' }, (x: Issue) => x.severity === 'ERROR' && x.status === 'open'],
+  ] as const) {
+    it(`${name}, priority: the matching issues in priority order and their total`, async () => {
+      const { page } = await search(filters, 'priority')
+      const expected = ISSUES.filter(keep).sort(byPriority).map((x) => ids.get(x.i))
+      expect(expected.length).toBeGreaterThan(0)
+      expect(page.items.map((item) => item.id)).toEqual(expected)
+      expect(page.total).toBe(expected.length)
+    })
+  }
+
+  it('source: exactly one channel\'s files count its group_channels rows; files of two channels, or one file, do not', async () => {
+    const { t } = m.scope
+    // A row no file backs (issue 1 is in no `other.log` file): only a total that reads group_channels counts it.
+    const stray = ISSUES.find((x) => !(x.file === 'other' || x.self))!
+    await m.scope.db.execute({ sql: `INSERT INTO ${t.groupChannels} (channel, group_id) VALUES ('other.log', ?)`, args: [ids.get(stray.i)!] })
+    try {
+      const expected = ISSUES.filter((x) => x.file === 'other' || x.self).length
+      expect((await search({ source: 'other.log' }, 'newest')).page.total).toBe(expected + 1)
+      expect((await search({ source: 'laravel.log' }, 'newest')).page.total).toBe(ISSUES.filter((x) => x.file === 'laravel' || x.worker).length)
+      expect((await search({ source: 'rotated' }, 'newest')).page.total).toBe(ISSUES.filter((x) => x.self).length)
+    } finally {
+      await m.scope.db.execute({ sql: `DELETE FROM ${t.groupChannels} WHERE channel = 'other.log' AND group_id = ?`, args: [ids.get(stray.i)!] })
+    }
+  })
+
   for (const { name, filters, keep } of TAG_VALUES) {
     it(`tag by ${name}: the matching issues and their total, in one read batch`, async () => {
       await check(filters(), keep, 'newest')
@@ -223,9 +266,11 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       return rows.filter((row) => row !== root && inside.has(Number(row.id))).map((row) => row.detail)
     }
     // The filters whose total counts a relation's index (issue-total.ts), with the index each reads.
-    const RELATION_TOTALS: Record<string, RegExp> = { tag: /gt USING COVERING INDEX \S*error_group_tags_tag \(tag_id=\?\)/, date: /gd USING COVERING INDEX \S*group_days_day \(day=\?\)/, 'source, one file': /gs USING COVERING INDEX \S*group_sources_file \(source_file_id=\?\)/ }
+    const RELATION_TOTALS: Record<string, RegExp> = { tag: /gt USING COVERING INDEX \S*error_group_tags_tag \(tag_id=\?\)/, date: /gd USING COVERING INDEX \S*group_days_day_severity \(day=\?\)/,
+      'source, one channel': /gc USING PRIMARY KEY \(channel=\?\)/,
+      'severity and date': /gd USING COVERING INDEX \S*group_days_day_severity \(day=\? AND severity=\?\)/, 'source, one file': /gs USING COVERING INDEX \S*group_sources_file \(source_file_id=\?\)/ }
     // `min_severity` belongs to the priority sort (its index leads with the band): pinned below.
-    for (const { name, filters } of FILTERS.filter((f) => !f.name.includes('+') && f.name !== 'min_severity' && f.filters.q === undefined)) {
+    for (const { name, filters } of FILTERS.filter((f) => !f.name.includes('+') && !f.name.startsWith('min_severity') && f.filters.q === undefined)) {
       for (const sort of ['newest', 'occurrences'] as const) {
         it(`${name}, ${sort}: the page walks an index in list order, the total reads no issue row`, async () => {
           const { statements } = await search(filters, sort)
@@ -235,7 +280,9 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
           const countPlan = await plan(count!)
           const issueLines = countPlan.filter((line) => / g\b/.test(line))
           if (RELATION_TOTALS[name] === undefined) expect(issueLines.length, countPlan.join('\n')).toBeGreaterThan(0)
-          for (const line of issueLines) expect(line, countPlan.join('\n')).toMatch(/COVERING INDEX|INTEGER PRIMARY KEY/)
+          // With a severity, the non-ingested issues created that day are read from their own index (below).
+          const issueIndex = name === 'severity and date' ? /INDEX \S*groups_origin_created/ : /COVERING INDEX|INTEGER PRIMARY KEY/
+          for (const line of issueLines) expect(line, countPlan.join('\n')).toMatch(issueIndex)
         })
       }
     }
@@ -249,7 +296,10 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
         const countPlan = await plan((await search(filters, 'newest')).statements[1]!)
         const text = countPlan.join('\n')
         expect(text).toMatch(index)
-        if (name === 'date') for (const line of countPlan.filter((l) => / g\b/.test(l))) expect(line, text).toMatch(/SEARCH g USING COVERING INDEX \S*groups_origin_created/)
+        // `date` reads the (origin, created_at) index for the few non-ingested issues created that day; with a
+        // severity also their rows (the severity is not in that index), never the severity's issues.
+        const created = name === 'date' ? /SEARCH g USING COVERING INDEX \S*groups_origin_created/ : /SEARCH g USING INDEX \S*groups_origin_created \(origin[<>]\?\)/
+        if (name.includes('date')) for (const line of countPlan.filter((l) => / g\b/.test(l))) expect(line, text).toMatch(created)
         if (name === 'tag') expect(text).not.toMatch(/ g\b/)
         expect(text).not.toMatch(/SCAN (gt|gd|gs)\b/)
       })
@@ -280,6 +330,27 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       expect(pagePlan).toMatch(/SEARCH g USING (COVERING )?INDEX \S*groups_priority \(severity_rank<\?\)/)
       expect(pagePlan).not.toContain('USE TEMP B-TREE FOR ORDER BY')
       expect((await plan(count!)).join('\n')).toMatch(/SEARCH g USING COVERING INDEX \S*groups_severity_\w+ \(severity=\?\)/)
+    })
+
+    it('date, newest: the page probes each issue it walks (the day rows\' key), never building the day\'s id list', async () => {
+      for (const filters of [{ date: '2026-10-15' }, { severity: 'ERROR', date: '2026-10-15' }] as const) {
+        const pagePlan = (await idPlan((await search(filters, 'newest')).statements[0]!)).join('\n')
+        expect(pagePlan).toMatch(/SEARCH gd USING (COVERING )?INDEX \S*group_days_1 \(group_id=\? AND day=\?\)/)
+        expect(pagePlan).not.toMatch(/LIST SUBQUERY|group_days_day/)
+      }
+      // A `q` page reads every issue anyway: it tests the day's id list (one build, then a lookup per issue).
+      const qPlan = (await idPlan((await search({ q: 'issue', date: '2026-10-15' }, 'newest')).statements[0]!)).join('\n')
+      expect(qPlan).toMatch(/LIST SUBQUERY/)
+    })
+
+    it('severity, priority: the page walks the band of the priority index in list order (with date: probing each issue)', async () => {
+      for (const filters of [{ severity: 'WARNING' }, { severity: 'ERROR', date: '2026-10-15' }] as const) {
+        const [page] = (await search(filters, 'priority')).statements
+        const pagePlan = (await idPlan(page!)).join('\n')
+        expect(pagePlan).toMatch(/SEARCH g USING (COVERING )?INDEX \S*groups_priority \(severity_rank=\?\)/)
+        expect(pagePlan).not.toContain('USE TEMP B-TREE FOR ORDER BY')
+        if ('date' in filters) expect(pagePlan).toMatch(/SEARCH gd USING (COVERING )?INDEX \S*group_days_1 \(group_id=\? AND day=\?\)/)
+      }
     })
 
     it('min_severity with status: the total counts the (severity, status) index, not the status rows', async () => {

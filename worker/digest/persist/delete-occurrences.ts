@@ -4,6 +4,7 @@ import type { AppScope } from '../../apps/app-scope.ts'
 import { isMergeTarget } from '../../issues/fingerprint-aliases.ts'
 import { unfoldDailyCountsStatement } from './daily-counts.ts'
 import { orphanValuesStatement, scaleValuesStatement } from '../issue-value-rollup.ts'
+import { clearChannelsStatement } from './group-channels.ts'
 import { randomToken } from './random-token.ts'
 
 /**
@@ -25,8 +26,8 @@ export interface DeletedOccurrences {
 
 /**
  * Deletes occurrences and brings every derived value of the issues and files they belonged to back in step,
- * for those rows only (reference §2.6 `refreshAggregates`, scoped): `group_days` and `group_sources` are
- * rebuilt for the affected issues, `daily_counts` lowered, `count`/`first_seen`/`last_seen` recomputed (`heat` scaled with `count`), ingested issues left empty
+ * for those rows only (reference §2.6 `refreshAggregates`, scoped): `group_days`, `group_sources` and
+ * `group_channels` are rebuilt for the affected issues, `daily_counts` lowered, `count`/`first_seen`/`last_seen` recomputed (`heat` scaled with `count`), ingested issues left empty
  * deleted (except merge targets, which keep their merged fingerprints' aliases), and the affected files' occurrence counts recounted. The affected ids are remembered in
  * `affected_refs` under a fresh token, so everything is ONE atomic batch. `extra` statements (e.g. a
  * checkpoint reset) join the same batch.
@@ -62,12 +63,16 @@ function deleteOccurrencesSteps(scope: AppScope, selection: OccurrenceSelection,
     rollups: [
       { sql: `DELETE FROM ${t.groupDays} WHERE group_id IN ${affected('g')}`, args: [token] },
       {
-        sql: `INSERT INTO ${t.groupDays} (group_id, day, count)
-          SELECT o.group_id, o.occurred_day, COUNT(*) FROM ${t.occurrences} o WHERE o.group_id IN ${affected('g')} GROUP BY o.group_id, o.occurred_day`,
+        // The issue's severity, not the occurrences' own: a merge moves occurrences without rewriting theirs.
+        sql: `INSERT INTO ${t.groupDays} (group_id, day, severity, count)
+          SELECT o.group_id, o.occurred_day, g.severity, COUNT(*) FROM ${t.occurrences} o JOIN ${t.groups} g ON g.id = o.group_id
+          WHERE o.group_id IN ${affected('g')} GROUP BY o.group_id, o.occurred_day, g.severity`,
         args: [token],
       },
       // Before `count` is recomputed: the values scale by the share of occurrences left (issue-value-rollup.ts).
       scaleValuesStatement(scope, affected('g'), token),
+      // Their channel rows go first: the trigger of migration 0018 adds them back with the pairs re-inserted.
+      clearChannelsStatement(scope, affected('g'), [token]),
       { sql: `DELETE FROM ${t.groupSources} WHERE group_id IN ${affected('g')}`, args: [token] },
       {
         sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id)

@@ -31,7 +31,8 @@ export interface BatchTarget {
  * 2. insert-ignore occurrences, tagged with the batch token;
  * 3. a history row for every `fixed` issue that got a new occurrence;
  * 4. count / heat / first_seen / last_seen grow by the occurrences really inserted, and `fixed` → `reoccurred`;
- * 5. `group_days` and 6. `group_sources` in step with the inserts;
+ * 5. `group_days` and 6. `group_sources` in step with the inserts (a trigger adds the pairs' `group_channels`
+ *    rows: migration 0018);
  * 7. tag rules over the issues the batch touched or re-sampled; 8. the checkpoint and the file's count.
  * One round trip on d1/libsql/neon; on PlanetScale one per statement plus BEGIN and COMMIT: at most ten for
  * a batch with one sample parameter (a run's samples take one per 800 KB).
@@ -114,8 +115,9 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
     statements.push({
       sql: d.upsert(
         t.groupDays,
-        ['group_id', 'day', 'count'],
-        `SELECT o.group_id, o.occurred_day, COUNT(*) FROM ${t.occurrences} o WHERE ${newRows} GROUP BY o.group_id, o.occurred_day`,
+        // The row's severity (migration 0017) is the issue's: step 2 wrote it into every new occurrence.
+        ['group_id', 'day', 'severity', 'count'],
+        `SELECT o.group_id, o.occurred_day, o.severity, COUNT(*) FROM ${t.occurrences} o WHERE ${newRows} GROUP BY o.group_id, o.occurred_day, o.severity`,
         ['group_id', 'day'],
         { count: `${t.groupDays}.count + ${d.incoming('count')}` },
       ),
