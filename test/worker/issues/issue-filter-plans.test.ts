@@ -343,6 +343,12 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       expect(qPlan).toMatch(/LIST SUBQUERY/)
     })
 
+    it('source naming files of several channels: the total reads each issue\'s pairs once, the page seeks each file', async () => {
+      const [page, count] = (await search({ source: 'laravel.log' }, 'newest')).statements
+      expect((await plan(count!)).join('\n')).toMatch(/SEARCH gss USING COVERING INDEX \S*group_sources_1 \(group_id=\?\)$/m)
+      expect((await idPlan(page!)).join('\n')).toMatch(/SEARCH gss USING COVERING INDEX \S*group_sources_1 \(group_id=\? AND source_file_id=\?\)/)
+    })
+
     it('severity, priority: the page walks the band of the priority index in list order (with date: probing each issue)', async () => {
       for (const filters of [{ severity: 'WARNING' }, { severity: 'ERROR', date: '2026-10-15' }] as const) {
         const [page] = (await search(filters, 'priority')).statements
