@@ -25,6 +25,13 @@ export const application0012: Migration = {
 /** Runs `ddl` only when the index named `name` exists (`exists` false) or is missing (`exists` true). */
 export function ddlUnless(p: string, name: string, whenMissing: boolean, ddl: string): string[] {
   const present = `(SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = '${p}error_groups' AND index_name = '${p}${name}') > 0`
-  const skip = whenMissing ? present : `NOT ${present}`
+  return ddlSkippedWhen(whenMissing ? present : `NOT ${present}`, ddl)
+}
+
+/**
+ * Runs `ddl` (its single quotes doubled: it becomes a string literal) only while the SQL condition `skip` is
+ * false — a prepared statement, since MySQL has no `IF NOT EXISTS` for indexes or columns.
+ */
+export function ddlSkippedWhen(skip: string, ddl: string): string[] {
   return [`SET @loupe_ddl = IF(${skip}, 'DO 0', '${ddl}')`, 'PREPARE loupe_ddl FROM @loupe_ddl', 'EXECUTE loupe_ddl', 'DEALLOCATE PREPARE loupe_ddl']
 }
