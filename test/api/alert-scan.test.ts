@@ -235,6 +235,25 @@ describe('alerting scans after ingest (reference §4.2)', () => {
     await maintainApplication(deps, scope)
     expect((await received(name)).length).toBe(1)
   })
+
+  it('leaves an alert another maintenance run reclaimed a moment ago to that run, and takes one reclaimed long ago', async () => {
+    const app = await alertingApp('alert-reclaimed')
+    const { name, rule, channel } = await webhookRule(app, { trigger_type: 'new_error' })
+    const db = await appDatabase(app)
+    const payload = { trigger: 'new_error', summary: '1 new issue', items: [{ severity: 'ERROR', title: 'Reclaimed one', count: 1 }], more: 0, url: null }
+    const stamp = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString().slice(0, 19).replace('T', ' ')
+    const insert = `INSERT INTO ${db.t.alertEvents} (rule_id, channel_id, trigger_type, scan_key, claim, status, summary, payload, attempts, created_at) VALUES (?, ?, 'new_error', ?, ?, 'pending', '1 new issue', ?, 0, ?)`
+    // Both created 30 minutes ago; one reclaimed by a run a minute ago (still sending), one 20 minutes ago (cut off).
+    await db.db.batch([
+      { sql: insert, args: [rule.id, channel.id, `${rule.id}:new_error:busy`, `resent:${stamp(1)}:0123456789abcdef0123456789abcdef`, JSON.stringify(payload), stamp(30)] },
+      { sql: insert, args: [rule.id, channel.id, `${rule.id}:new_error:lost`, `resent:${stamp(20)}:0123456789abcdef0123456789abcdef`, JSON.stringify(payload), stamp(30)] },
+    ])
+    const deps = createDeps({ ...env, ...ALERT_ENV } as unknown as CloudflareEnv, createExecutionContext(), createApp({ runtime: cloudflareRuntime }))
+    await maintainApplication(deps, await openScope(deps, app))
+    expect(await bodies(name)).toEqual([payload])
+    const status = await db.rows<{ scan_key: string; status: string }>(`SELECT scan_key, status FROM ${db.t.alertEvents} ORDER BY scan_key`)
+    expect(status.map((row) => `${row.scan_key.split(':').at(-1)}:${row.status}`)).toEqual(['busy:pending', 'lost:sent'])
+  })
 })
 
 describe('alerting after HTTP ingest', () => {

@@ -13,20 +13,30 @@ export const STALLED_AFTER_MS = 5 * 60_000
 /** Stalled alerts one maintenance run sends. */
 const RESEND_LIMIT = 20
 
+/** Claim tokens of this path start with this and the claim's time: `resent:YYYY-MM-DD HH:MM:SS:<random>`. */
+const RESENT = 'resent:'
+
 /**
  * The cron trigger's share of alerting: alerts a scan claimed but never delivered (its isolate ended between
  * the claim and the send) are claimed again — by this run alone, the claim token moving from the old value
  * — and sent, so an alert is neither lost nor sent twice by two maintenance runs. An alert whose channel was
  * deleted meanwhile is marked failed.
+ *
+ * An alert counts as stalled by the time of its latest claim, not of its creation: another run that reclaimed
+ * it a moment ago may still be sending it. Without that, a run reading the alert after the other's reclaim
+ * took the other's token for a lost one, and both sent (seen once in CI: two concurrent maintenance runs on
+ * the Deno/Neon leg). A scan's claim is as old as the alert (`created_at`); a reclaim's time is in its token.
  */
 export async function resendStalledAlerts(scope: AppScope, secrets: SecretBox, settings: AlertsSettings, now: Date): Promise<{ sent: number; failed: number }> {
   const { t } = scope
   const at = toTimestamp(now)
+  const cutoff = toTimestamp(new Date(now.getTime() - STALLED_AFTER_MS))
   const { rows } = await scope.db.execute({
     sql: `SELECT e.id, e.rule_id, e.claim, e.scan_key, e.payload, e.channel_id, c.type AS channel_type, c.url_sealed
       FROM ${t.alertEvents} e LEFT JOIN ${t.alertChannels} c ON c.id = e.channel_id
-      WHERE e.status = 'pending' AND e.created_at <= ? ORDER BY e.id LIMIT ${RESEND_LIMIT}`,
-    args: [toTimestamp(new Date(now.getTime() - STALLED_AFTER_MS))],
+      WHERE e.status = 'pending' AND e.created_at <= ? AND (e.claim NOT LIKE '${RESENT}%' OR substr(e.claim, ${RESENT.length + 1}, 19) <= ?)
+      ORDER BY e.id LIMIT ${RESEND_LIMIT}`,
+    args: [cutoff, cutoff],
   })
   if (rows.length === 0) return { sent: 0, failed: 0 }
   const stalled = rows.map((row) => {
@@ -35,7 +45,7 @@ export async function resendStalledAlerts(scope: AppScope, secrets: SecretBox, s
     return { ...alert, channel_type: channelType }
   })
   const orphans = stalled.filter((alert) => alert.channel_type === null || alert.url_sealed === null || alert.channel_id === null)
-  const claim = randomToken()
+  const claim = `${RESENT}${at}:${randomToken()}`
   const live = stalled.filter((alert) => !orphans.includes(alert))
   const { claimed } = await namedBatch(scope.db, {
     orphans: orphans.flatMap((alert) => outcomeStatements(scope, alert.id, null, { ok: false, detail: 'the channel was deleted before the alert was sent', attempts: 0 }, at)),
