@@ -29,7 +29,7 @@ describe('channel rows follow the issues\' files (migration 0018)', { timeout: 1
 
   it('digest, merge and deleting logs keep the rows; a channel total equals the list', async () => {
     const app = await createTestApp('group-channels')
-    // Two files of channel app.log (a rotated copy kept in a subfolder), one of worker.log, all of module shop
+    // Two files of channel app.log (an older copy under the same name in a subfolder), one of worker.log, all of module shop
     // (an issue belongs to one module): Beta is in all three files.
     await upload(app, 'shop/app.log', lines('2026-04-01', 'Alpha', 'Beta'))
     await upload(app, 'shop/old/app.log', lines('2026-04-02', 'Beta', 'Gamma'))

@@ -64,9 +64,10 @@ function tagTotal(scope: AppScope, tag: string): Fragment {
  *   (file, issue) pair one row. The file is an equality with a scalar (MIN: one row whatever the engine
  *   evaluates early), not an IN list, which PostgreSQL planned as a hash join over all of `group_sources`
  *   (101 ms against 3 ms);
- * - exactly the files of one channel (the usual many-file case: a channel's rotated logs): the channel's range
- *   of `group_channels (channel, group_id)` (migration 0018), one row per issue — 20 files at 1,000,000
- *   occurrences: 57 ms → a few (docs/performance.md "Day rows, channel rows and probing pages");
+ * - exactly the files of one channel (a channel is a base name: the same log from several servers or module
+ *   folders): the channel's range of `group_channels (channel, group_id)` (migration 0018), one row per
+ *   issue — 20 files, 100,000 issues: 130–153 → 5 ms in-process (docs/performance.md "Day rows, channel rows
+ *   and probing pages");
  * - any other set: the general count (the distinct issues of their `group_sources` ranges read every
  *   (file, issue) pair: 316 ms against 162 ms for one probe per issue at 100,000 issues in 20 files).
  * "Exactly one channel's files": every matching file has the channel C of the first (MIN), and C has no more
