@@ -101,6 +101,30 @@ export interface Dialect {
    */
   readonly cascadesDeletes: boolean
 
+  /**
+   * How one statement holding two plans turns one off with a condition computed once, before either reads a
+   * row (the issue list's rare-value arms, worker/issues/issue-candidates.ts), or null where none is known to:
+   * - SQLite, `'limit'`: a zero LIMIT ends the query before its loop. A constant WHERE term is hoisted out of the
+   *   loop only when it holds no subquery; otherwise the loop runs and tests it on every row.
+   * - PostgreSQL, `'where'`: a WHERE term that refers to no row is a one-time filter above the plan, which is
+   *   then never executed. A computed LIMIT would be planned as 10 % of the rows (a full sort instead of an
+   *   index walk).
+   * - MySQL, null: LIMIT takes only literals and placeholders, and whether the optimizer evaluates an
+   *   uncorrelated subquery in WHERE before the scan depends on its cost model.
+   */
+  readonly planGate: 'limit' | 'where' | null
+
+  /**
+   * `FROM … WHERE <condition>` over the rows of `table` (as `alias`) whose `id` the one-column subquery `ids`
+   * lists (an id may repeat; each row comes once) — a short list, read first, each row then found by its key;
+   * more conditions may follow with AND. SQLite: the distinct list CROSS JOINed first (its documented way to fix
+   * a join order). PostgreSQL: `id = ANY
+   * (ARRAY(ids))`, an index scan of the key for a list it plans as about ten ids; as a join it guessed the
+   * list's size from averages and hashed the whole table. MySQL: `id IN` the list (as a derived table, which may
+   * hold a LIMIT), left to its optimizer.
+   */
+  rowsById(table: string, alias: string, ids: Fragment): Fragment
+
   /** Null-safe inequality of two expressions (`IS NOT`, `IS DISTINCT FROM`, `NOT (a <=> b)`). */
   isDistinct(a: string, b: string): string
 

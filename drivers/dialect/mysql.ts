@@ -47,6 +47,8 @@ export const mysqlDialect: Dialect = {
   ],
   lockingRead: ' FOR UPDATE',
   cascadesDeletes: true,
+  planGate: null,
+  rowsById: (table, alias, ids) => sql`FROM ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id IN (SELECT ids.id FROM (${ids}) ids)`,
   isDistinct: (a, b) => `NOT (${a} <=> ${b})`,
   incoming: (column) => `VALUES(${column})`,
   least: (a, b) => `LEAST(${a}, ${b})`,

@@ -28,6 +28,8 @@ export const postgresDialect: Dialect = {
   deleteRelated: deleteRelatedEach,
   lockingRead: ' FOR UPDATE',
   cascadesDeletes: true,
+  planGate: 'where',
+  rowsById: (table, alias, ids) => sql`FROM ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ANY (ARRAY(${ids}))`,
   isDistinct: (a, b) => `${a} IS DISTINCT FROM ${b}`,
   incoming: (column) => `EXCLUDED.${column}`,
   least: (a, b) => `LEAST(${a}, ${b})`,

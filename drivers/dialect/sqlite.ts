@@ -28,6 +28,8 @@ export const sqliteDialect: Dialect = {
   deleteRelated: deleteRelatedEach,
   lockingRead: '',
   cascadesDeletes: false,
+  planGate: 'limit',
+  rowsById: (table, alias, ids) => sql`FROM (SELECT DISTINCT i.id FROM (${ids}) i) ids CROSS JOIN ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ids.id`,
   isDistinct: (a, b) => `${a} IS NOT ${b}`,
   incoming: (column) => `excluded.${column}`,
   // SQLite's two-argument MIN/MAX are scalar functions, unlike LEAST/GREATEST elsewhere.

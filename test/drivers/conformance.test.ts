@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Fragment, sql } from '../../drivers/sql.ts'
+import { Fragment, raw, sql } from '../../drivers/sql.ts'
 import type { Driver } from '../../drivers/index.ts'
 import { DriverError } from '../../drivers/driver-error.ts'
 import { parseJson } from '../../drivers/dialect/dialect.ts'
@@ -261,6 +261,17 @@ describe.each(TARGETS)('driver %s', (target) => {
       expect((await order(d.unindexed('n DESC, name DESC'))).rows.map((row) => row.name)).toEqual(expected)
       const where = await db.execute({ sql: `SELECT name FROM ${T()} WHERE ${d.unindexed('name')} IN ('sort-1', 'sort-3') ORDER BY name` })
       expect(where.rows.map((row) => row.name)).toEqual(['sort-1', 'sort-3'])
+    })
+
+    it('reads the rows a short id list names, each once, with further conditions; and says how it gates a plan', async () => {
+      const d = db.dialect
+      await db.execute({ sql: `INSERT INTO ${T()} (name, n) VALUES ('byid-1', 1), ('byid-2', 2), ('byid-3', 3)` })
+      // The list repeats ids and is a subquery with a LIMIT (as the issue list sends it: issue-candidates.ts).
+      const ids = sql`SELECT x.id FROM ${raw(T())} x WHERE x.name LIKE 'byid-%' AND x.n >= ${1}
+          UNION ALL SELECT y.id FROM ${raw(T())} y WHERE y.name = ${'byid-2'} LIMIT 10`
+      const read = sql`SELECT t.name ${d.rowsById(T(), 't', ids)} AND t.n <> ${3} ORDER BY t.name`
+      expect((await db.execute(read)).rows.map((row) => row.name)).toEqual(['byid-1', 'byid-2'])
+      expect(d.planGate).toBe({ sqlite: 'limit', postgres: 'where', mysql: null }[d.name])
     })
 
     it('picks the smaller and larger timestamp text', async () => {

@@ -22,7 +22,9 @@ export interface Corpus {
  * newest first, with its total), the list orders, the detail, and the overview endpoints. Values are chosen
  * to match in both corpora, so the growth from the small corpus to the scale one is the cost of the data
  * alone. `tag=Tag checkout`, `module=`, `source=` and `log_type=laravel` match (nearly) every imported
- * issue — the worst case for a filter; `q=deadlock` matches no imported issue (a search that finds little).
+ * issue — the worst case for a filter's total; `q=deadlock` matches no imported issue (a search that finds
+ * little), and the quiet day none either: the worst case for a page that walks the list looking for 50 matches
+ * (worker/issues/issue-candidates.ts).
  */
 export const READ_SCENARIOS: readonly ReadScenario[] = [
   { name: 'GET issues (newest)', make: () => ({ method: 'GET', api: 'issues' }) },
@@ -41,6 +43,7 @@ export const READ_SCENARIOS: readonly ReadScenario[] = [
   { name: 'GET issues?log_type=laravel', make: () => ({ method: 'GET', api: 'issues', query: { log_type: 'laravel' } }) },
   { name: 'GET issues?source=', make: (_i, c) => ({ method: 'GET', api: 'issues', query: { source: c.source } }) },
   { name: 'GET issues?q=deadlock', make: () => ({ method: 'GET', api: 'issues', query: { q: 'deadlock' } }) },
+  { name: 'GET issues?date= (a quiet day)', make: () => ({ method: 'GET', api: 'issues', query: { date: '2026-01-01' } }) },
   { name: 'GET issues?severity=&date=', make: () => ({ method: 'GET', api: 'issues', query: { severity: 'ERROR', date: '2026-10-15' } }) },
   // The dashboard's list with its two most used filters (its default sort is priority).
   { name: 'GET groups?severity=&date= (priority)', make: () => ({ method: 'GET', api: 'groups', query: { limit: 50, sort: 'priority', severity: 'ERROR', date: '2026-10-15', include_stack: 0, include_context: 0 } }) },

@@ -2,6 +2,7 @@ import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
 import { SEVERITIES } from '../../shared/constants.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { nameKey } from '../tags/tag-queries.ts'
+import { issueCandidates } from './issue-candidates.ts'
 import { asId, createdOnDay, issueFilterSql, sourceFiles } from './issue-filters.ts'
 import type { IssueFilters } from './issue-search.ts'
 
@@ -32,13 +33,27 @@ import type { IssueFilters } from './issue-search.ts'
 export function issueTotalSql(scope: AppScope, filters: IssueFilters): Fragment {
   const set = (Object.keys(filters) as (keyof IssueFilters)[]).filter((key) => filters[key] !== undefined)
   const alone = (key: keyof IssueFilters) => set.length === 1 && set[0] === key
-  const general = () => sql`SELECT COUNT(*) AS total FROM ${raw(scope.t.groups)} g WHERE ${issueFilterSql(scope, filters, 'total')}`
+  const general = () => generalTotal(scope, filters)
   if (filters.tag !== undefined && alone('tag')) return tagTotal(scope, filters.tag)
   if (filters.source !== undefined && alone('source')) return sourceTotal(scope, filters.source, general())
   if (filters.date !== undefined && set.every((key) => key === 'date' || key === 'severity' || key === 'minSeverity')) {
     return dateTotal(scope, filters.date, daySeverities(filters))
   }
   return general()
+}
+
+/**
+ * The general form. With a `tag`, `source` or `date` among other filters, on SQLite and PostgreSQL, it counts
+ * the value's own issues when they are few (issue-candidates.ts) instead of testing every issue the other
+ * filters leave: a rare tag with `status=open` visited the 90,000 open issues of 100,000.
+ */
+function generalTotal(scope: AppScope, filters: IssueFilters): Fragment {
+  const { t } = scope
+  const where = issueFilterSql(scope, filters, 'total')
+  const candidates = issueCandidates(scope, filters)
+  if (candidates === null) return sql`SELECT COUNT(*) AS total FROM ${raw(t.groups)} g WHERE ${where}`
+  return sql`SELECT CASE WHEN ${candidates.few} THEN (SELECT COUNT(*) ${candidates.issues(where)})
+      ELSE (SELECT COUNT(*) FROM ${raw(t.groups)} g WHERE ${where}) END AS total`
 }
 
 /**

@@ -4,6 +4,7 @@ import { SEVERITIES } from '../../shared/constants.ts'
 import { namedBatch } from '../../drivers/named-batch.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { issueSelectList, toIssueListItem } from './issue-columns.ts'
+import { issueCandidates } from './issue-candidates.ts'
 import { issueFilterSql } from './issue-filters.ts'
 import { issueTotalSql } from './issue-total.ts'
 import type { IssueSearch, IssueSort } from './issue-search.ts'
@@ -52,12 +53,12 @@ export async function searchIssues(scope: AppScope, search: IssueSearch, now: Da
       // The page's ids first, then their rows: a page that must sort its matches (`oldest` or `priority` with a
       // filter no index orders) sorts ids alone, and the tags and trend subqueries run for the 50 rows kept, not
       // for every match — `status=open&sort=priority` at 100,000 issues: 1.3 s when every match paid them
-      // (issue 18, docs/performance.md "Late rows"). The outer ORDER BY re-sorts the page's rows only.
+      // (issue 18, docs/performance.md "Late rows"). The outer ORDER BY re-sorts the page's rows only. CROSS JOIN
+      // (an inner join; SQLite also keeps its left side outer) reads the page's rows first whatever SQLite
+      // estimates for them: with a computed LIMIT (issue-candidates.ts) it scanned every issue and probed them.
       page: sql`SELECT ${raw(issueSelectList(scope, samples))}, ${trendSql(scope, window)} AS trend${raw(counted ? ', p.matched AS matched' : '')}
-          FROM (SELECT g.id${raw(counted ? ', COUNT(*) OVER () AS matched' : '')} FROM ${raw(t.groups)} g WHERE ${filter}
-            ORDER BY ${raw(counted ? db.dialect.unindexed(order) : order)} LIMIT ${raw(String(search.limit))} OFFSET ${raw(String(offset))}) p
-          JOIN ${raw(t.groups)} g ON g.id = p.id LEFT JOIN ${raw(t.modules)} m ON m.id = g.module_id
-          ORDER BY ${raw(order)}`,
+          FROM (${pageIds(scope, search, filter, offset)}) p CROSS JOIN ${raw(t.groups)} g LEFT JOIN ${raw(t.modules)} m ON m.id = g.module_id
+          WHERE g.id = p.id ORDER BY ${raw(order)}`,
       // The total reads the narrowest index that answers it (issue 18: issue-total.ts).
       count: counted ? null : issueTotalSql(scope, search.filters),
     },
@@ -70,6 +71,31 @@ export async function searchIssues(scope: AppScope, search: IssueSearch, now: Da
     total,
     pages: Math.ceil(total / search.limit),
   }
+}
+
+/**
+ * The page's ids (`id`, and with `q` the window count `matched`), in list order. Usually the sort index walked in
+ * list order, each issue tested against the filters, stopping at the page's end. For a rare `tag`, `source` or
+ * `date` value that walk reads every issue before it has 50 (a tag on 9 of 100,000 issues, a day without
+ * events), and neither SQLite nor PostgreSQL sees it coming: then the value's own rows are read first and their
+ * issues sorted (issue-candidates.ts). Both plans are in the statement, and a count of at most 2,000 index
+ * entries decides which one runs, before either reads an issue. With `q` the page sorts every match anyway.
+ */
+function pageIds(scope: AppScope, search: IssueSearch, filter: Fragment, offset: number): Fragment {
+  const { t, db } = scope
+  const order = ORDER[search.sort]
+  if (search.filters.q !== undefined) {
+    return sql`SELECT g.id, COUNT(*) OVER () AS matched FROM ${raw(t.groups)} g WHERE ${filter}
+        ORDER BY ${raw(db.dialect.unindexed(order))} LIMIT ${raw(String(search.limit))} OFFSET ${raw(String(offset))}`
+  }
+  const candidates = issueCandidates(scope, search.filters)
+  const tail = (limit: Fragment) => sql`ORDER BY ${raw(order)} LIMIT ${limit} OFFSET ${raw(String(offset))}`
+  if (candidates === null) return sql`SELECT g.id FROM ${raw(t.groups)} g WHERE ${filter} ${tail(sql`${raw(String(search.limit))}`)}`
+  // The sort index walked, or the value's rows read first: each arm runs only when the other does not.
+  const walk = candidates.gate('many', search.limit)
+  const read = candidates.gate('few', search.limit)
+  return sql`SELECT pw.id FROM (SELECT g.id FROM ${raw(t.groups)} g WHERE ${filter} AND ${walk.where} ${tail(walk.limit)}) pw
+      UNION ALL SELECT pr.id FROM (SELECT g.id ${candidates.issues(sql`${filter} AND ${read.where}`)} ${tail(read.limit)}) pr`
 }
 
 /**
