@@ -117,11 +117,11 @@ export interface Dialect {
   /**
    * `FROM … WHERE <condition>` over the rows of `table` (as `alias`) whose `id` the one-column subquery `ids`
    * lists (an id may repeat; each row comes once) — a short list, read first, each row then found by its key;
-   * more conditions may follow with AND. SQLite: the distinct list CROSS JOINed first (its documented way to fix
-   * a join order). PostgreSQL: `id = ANY
-   * (ARRAY(ids))`, an index scan of the key for a list it plans as about ten ids; as a join it guessed the
-   * list's size from averages and hashed the whole table. MySQL: `id IN` the list (as a derived table, which may
-   * hold a LIMIT), left to its optimizer.
+   * more conditions may follow with AND.
+   * - SQLite: the distinct list CROSS JOINed first (its documented way to fix a join order).
+   * - PostgreSQL: `id = ANY (ARRAY(ids))`, an index scan of the key for a list it plans as about ten ids; as a
+   *   join it guessed the list's size from averages and hashed the whole table.
+   * - MySQL: `id IN` the list (as a derived table, which may hold a LIMIT), left to its optimizer.
    */
   rowsById(table: string, alias: string, ids: Fragment): Fragment
 

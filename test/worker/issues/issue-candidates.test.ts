@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Statement } from '../../../drivers/driver.ts'
-import { wrapDriver } from '../../../drivers/wrap-driver.ts'
 import { FEW_CANDIDATE_ROWS, issueCandidates } from '../../../worker/issues/issue-candidates.ts'
 import type { IssueFilters, IssueSort } from '../../../worker/issues/issue-search.ts'
-import { searchIssues } from '../../../worker/issues/list-issues.ts'
+import { recordedSearch } from './recorded-search.ts'
 import { TARGETS } from '../../drivers/driver-targets.ts'
 import { migratedScope, type MigratedScope } from '../digest/persist/migrated-scope.ts'
 
 /**
- * Rare and common values of the relation filters (`tag`, `source`, `date`): on SQLite a list reads a rare
- * value's rows first and walks the sort index for a common one (worker/issues/issue-candidates.ts). Either way
+ * Rare and common values of the relation filters (`tag`, `source`, `date`): on SQLite and PostgreSQL a list
+ * reads a rare value's rows first and walks the sort index for a common one (worker/issues/issue-candidates.ts). Either way
  * the page and the total are the plain filter's, on every engine — checked here on both sides of
  * FEW_CANDIDATE_ROWS, alone and with other filters.
  */
@@ -65,16 +64,7 @@ describe.each(TARGETS)('rare and common filter values on %s', { timeout: 120_000
   let m: MigratedScope
   const ids = new Map<number, number>()
 
-  const search = async (filters: IssueFilters, sort: IssueSort, paging = { page: 1, limit: 50 }) => {
-    const statements: Statement[] = []
-    const db = wrapDriver(m.scope.db, (call, proceed) => {
-      statements.push(...call.statements)
-      return proceed()
-    })
-    const before = m.opened.roundTrips()
-    const page = await searchIssues({ ...m.scope, db }, { ...paging, sort, includeStack: false, includeContext: false, skipVendor: false, filters }, new Date('2026-10-20T00:00:00Z'))
-    return { page, statements, roundTrips: m.opened.roundTrips() - before }
-  }
+  const search = (filters: IssueFilters, sort: IssueSort, paging = { page: 1, limit: 50 }) => recordedSearch(m, filters, sort, paging)
 
   beforeAll(async () => {
     m = await migratedScope(target, 'rare')

@@ -4,7 +4,7 @@ import { MIGRATIONS } from '../../../drivers/migrations/index.ts'
 import { READ_INDEXES, REPLACED_INDEXES } from '../../../drivers/migrations/sqlite/0012-read-indexes.ts'
 import { wrapDriver } from '../../../drivers/wrap-driver.ts'
 import type { IssueFilters, IssueSort } from '../../../worker/issues/issue-search.ts'
-import { searchIssues } from '../../../worker/issues/list-issues.ts'
+import { recordedSearch } from './recorded-search.ts'
 import { issueFilterSql } from '../../../worker/issues/issue-filters.ts'
 import { getSummary } from '../../../worker/summary/summary.ts'
 import { TARGETS } from '../../drivers/driver-targets.ts'
@@ -15,17 +15,7 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
   let m: MigratedScope
   const ids = new Map<number, number>()
   const tags = { checkout: 0, numbered: 0, self: 0 }
-  /** The statements of one searchIssues call, its round trips and its page. */
-  const search = async (filters: IssueFilters, sort: IssueSort, paging = { page: 1, limit: 50 }) => {
-    const statements: Statement[] = []
-    const db = wrapDriver(m.scope.db, (call, proceed) => {
-      statements.push(...call.statements)
-      return proceed()
-    })
-    const before = m.opened.roundTrips()
-    const page = await searchIssues({ ...m.scope, db }, { ...paging, sort, includeStack: false, includeContext: false, skipVendor: false, filters }, new Date('2026-10-20T00:00:00Z'))
-    return { page, statements, roundTrips: m.opened.roundTrips() - before }
-  }
+  const search = (filters: IssueFilters, sort: IssueSort, paging = { page: 1, limit: 50 }) => recordedSearch(m, filters, sort, paging)
 
   beforeAll(async () => {
     m = await migratedScope(target, 'plans')
