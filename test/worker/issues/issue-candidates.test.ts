@@ -103,7 +103,7 @@ describe.each(TARGETS)('rare and common filter values on %s', { timeout: 120_000
       ...ISSUES.filter((x) => x.bigFile).map((x) => [id(x), file.big]),
       ...ISSUES.filter((x) => x.smallFile).map((x) => [id(x), file.small]),
     ])
-  })
+  }, 180_000) // about 300 statements: one request each on PlanetScale
   afterAll(() => m?.close())
 
   for (const { name, filters, keep } of CASES) {
