@@ -1,7 +1,6 @@
-import { type Fragment, raw, sql } from '../../drivers/sql.ts'
+import { type Fragment, join, raw, sql } from '../../drivers/sql.ts'
 import type { AppScope } from '../apps/app-scope.ts'
-import { nameKey } from '../tags/tag-queries.ts'
-import { asId, createdOnDay, sourceFiles } from './issue-filters.ts'
+import { createdOnDay, namesTag, sourceFiles } from './issue-filters.ts'
 import type { IssueFilters } from './issue-search.ts'
 
 /**
@@ -21,7 +20,7 @@ export const FEW_CANDIDATE_ROWS = 2000
  * `planGate`: null).
  */
 export interface IssueCandidates {
-  /** Uncorrelated: true when the relation holds fewer than FEW_CANDIDATE_ROWS rows for the value (reads at most that many index entries). */
+  /** Uncorrelated: true when a relation holds fewer than FEW_CANDIDATE_ROWS rows for its value (each count reads at most that many index entries). */
   readonly few: Fragment
   /** `FROM … WHERE …` over the candidates' issues `g`, with `where` applied: the candidates read first, then each issue by its key. */
   issues(where: Fragment): Fragment
@@ -30,45 +29,53 @@ export interface IssueCandidates {
 }
 
 /**
- * The candidates of the first of `tag`, `source`, `date` present (the likeliest to be rare first), or null when
- * none is, with `q` (a search reads every issue anyway), or where the engine cannot switch plans (MySQL).
+ * The candidates of the first of `tag`, `source`, `date` present whose value is rare, or null when none of them
+ * is a filter, with `q` (a search reads every issue anyway), or where the engine cannot switch plans (MySQL).
+ * Each present relation's rows are counted (at most FEW_CANDIDATE_ROWS index entries each) and the first with
+ * fewer is read: a common tag on a quiet day reads the day's rows, where deciding by the tag alone walked every
+ * issue. Any rare relation bounds the candidates, so the first one will do; the list is `few` when one is.
  */
 export function issueCandidates(scope: AppScope, filters: IssueFilters): IssueCandidates | null {
   const { t, db } = scope
   const mode = db.dialect.planGate
   if (mode === null || filters.q !== undefined) return null
-  const rows = relationRows(scope, filters)
-  if (rows === null) return null
+  const relations = relationRows(scope, filters)
+  if (relations.length === 0) return null
   const threshold = raw(String(FEW_CANDIDATE_ROWS))
-  const few = sql`(SELECT COUNT(*) FROM (SELECT 1 AS one FROM (${rows}) r LIMIT ${threshold}) n) < ${threshold}`
+  const rare = relations.map((rows) => sql`(SELECT COUNT(*) FROM (SELECT 1 AS one FROM (${rows}) r LIMIT ${threshold}) n) < ${threshold}`)
+  const few = rare.length === 1 ? rare[0]! : sql`(${join(rare, ' OR ')})`
+  const gate = (test: Fragment, limit: Fragment) =>
+    mode === 'limit' ? { where: sql`1 = 1`, limit: sql`CASE WHEN ${test} THEN ${limit} ELSE 0 END` } : { where: test, limit: sql`${limit}` }
+  // With several relations, each one's rows are an arm that runs only when it is the first rare one: a gate
+  // as for the list's arms (on SQLite a LIMIT computed to 0, so a common value's rows are never read).
+  const rows = relations.length === 1 ? relations[0]! : join(relations.map((rows, index) => {
+    const first = join([...rare.slice(0, index).map((test) => sql`NOT (${test})`), rare[index]!], ' AND ')
+    const arm = gate(first, sql`${threshold}`)
+    return sql`SELECT ra.group_id FROM (SELECT r.group_id FROM (${rows}) r WHERE ${arm.where} LIMIT ${arm.limit}) ra`
+  }), ' UNION ALL ')
   return {
     few,
     // The LIMIT never cuts (the candidates are read only when fewer), and bounds the list for the planner.
     issues: (where) => sql`${db.dialect.rowsById(t.groups, 'g', sql`SELECT r.group_id AS id FROM (${rows}) r LIMIT ${threshold}`)} AND ${where}`,
-    gate: (when, limit) => {
-      const test = when === 'few' ? few : sql`NOT (${few})`
-      const size = raw(String(limit))
-      return mode === 'limit' ? { where: sql`1 = 1`, limit: sql`CASE WHEN ${test} THEN ${size} ELSE 0 END` } : { where: test, limit: sql`${size}` }
-    },
+    gate: (when, limit) => gate(when === 'few' ? few : sql`NOT (${few})`, sql`${raw(String(limit))}`),
   }
 }
 
-/** The relation's rows (`group_id`) for the filter's value: each matching issue at least once. */
-function relationRows(scope: AppScope, filters: IssueFilters): Fragment | null {
+/** The rows (`group_id`) of each relation filter present, in the order tag, source, date: each matching issue at least once. */
+function relationRows(scope: AppScope, filters: IssueFilters): Fragment[] {
   const { t } = scope
+  const relations: Fragment[] = []
   if (filters.tag !== undefined) {
-    const byId = asId(filters.tag)
-    return sql`SELECT ct.group_id FROM ${raw(t.groupTags)} ct WHERE ct.tag_id IN (SELECT tc.id FROM ${raw(t.tags)} tc
-        WHERE tc.name_key = ${nameKey(filters.tag)}${byId === null ? raw('') : sql` OR tc.id = ${byId}`})`
+    relations.push(sql`SELECT ct.group_id FROM ${raw(t.groupTags)} ct WHERE ct.tag_id IN (SELECT tc.id FROM ${raw(t.tags)} tc WHERE ${namesTag('tc', filters.tag)})`)
   }
   if (filters.source !== undefined) {
-    return sql`SELECT cs.group_id FROM ${raw(t.groupSources)} cs WHERE cs.source_file_id IN (${sourceFiles(scope, filters.source, 'fs.id')})`
+    relations.push(sql`SELECT cs.group_id FROM ${raw(t.groupSources)} cs WHERE cs.source_file_id IN (${sourceFiles(scope, filters.source, 'fs.id')})`)
   }
   if (filters.date !== undefined) {
     // The day's rows (its range of the (day, severity, group_id) index), and the non-ingested issues created
     // that day (the (origin, created_at) index), as the filter itself says (issue-filters.ts).
-    return sql`SELECT cd.group_id FROM ${raw(t.groupDays)} cd WHERE cd.day = ${filters.date}
-        UNION ALL SELECT cg.id AS group_id FROM ${raw(t.groups)} cg WHERE ${createdOnDay('cg', filters.date)}`
+    relations.push(sql`SELECT cd.group_id FROM ${raw(t.groupDays)} cd WHERE cd.day = ${filters.date}
+        UNION ALL SELECT cg.id AS group_id FROM ${raw(t.groups)} cg WHERE ${createdOnDay('cg', filters.date)}`)
   }
-  return null
+  return relations
 }

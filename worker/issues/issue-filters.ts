@@ -81,9 +81,8 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
   }
   if (filters.tag !== undefined) {
     // EXISTS on the (group_id, tag_id) key, as for `source`: the page reads its rows in list order.
-    const byId = asId(filters.tag)
     conditions.push(sql`EXISTS (SELECT 1 FROM ${T('groupTags')} gtt JOIN ${T('tags')} tt ON tt.id = gtt.tag_id
-        WHERE gtt.group_id = g.id AND (tt.name_key = ${nameKey(filters.tag)}${byId === null ? raw('') : sql` OR tt.id = ${byId}`}))`)
+        WHERE gtt.group_id = g.id AND ${namesTag('tt', filters.tag)})`)
   }
   if (filters.hasStack !== undefined) {
     conditions.push(sql`${raw(filters.hasStack ? "(g.sample_stack IS NOT NULL AND g.sample_stack <> '')" : "(g.sample_stack IS NULL OR g.sample_stack = '')")}`)
@@ -103,6 +102,16 @@ export function sourceFiles(scope: AppScope, source: string, columns: string): F
  */
 export function createdOnDay(alias: string, date: string): Fragment {
   return sql`(${raw(alias)}.origin < 'ingested' OR ${raw(alias)}.origin > 'ingested') AND substr(${raw(alias)}.created_at, 1, 10) = ${date}`
+}
+
+/**
+ * Whether the tag row `alias` is one a `tag` value names: the tag with that name (case-insensitive, as tags are
+ * unique by `name_key`) or, when the value is a number, the tag with that id — so a value names at most two tags
+ * (the filter here, the candidates' rows in issue-candidates.ts; issue-total.ts counts the two apart).
+ */
+export function namesTag(alias: string, tag: string): Fragment {
+  const byId = asId(tag)
+  return sql`(${raw(alias)}.name_key = ${nameKey(tag)}${byId === null ? raw('') : sql` OR ${raw(alias)}.id = ${byId}`})`
 }
 
 /** A filter value that is a plain positive integer may also be an id (only then is it compared to ids). */
