@@ -58,6 +58,13 @@ const CASES: readonly { name: string; filters: IssueFilters; keep: (x: Issue) =>
   // Several relation filters: the first rare one's rows are read (in the order tag, source, date), whichever it is.
   { name: 'a rare tag on a common day', filters: { tag: 'rare', date: '2026-10-16' }, keep: (x) => x.rare && x.everyDay, few: true },
   { name: 'a common tag on a rare day', filters: { tag: 'common', date: '2026-10-15' }, keep: (x) => x.common && (x.rareDay || x.origin === 'manual'), few: true },
+  { name: 'a rare tag, error and worse', filters: { tag: 'rare', minSeverity: 'ERROR' }, keep: (x) => x.rare && x.severity === 'ERROR', few: true },
+  {
+    name: 'a common tag on a rare day, error and worse',
+    filters: { tag: 'common', date: '2026-10-15', minSeverity: 'ERROR' },
+    keep: (x) => x.common && (x.rareDay || x.origin === 'manual') && x.severity === 'ERROR',
+    few: true,
+  },
   { name: 'a common tag on a common day', filters: { tag: 'common', date: '2026-10-16' }, keep: (x) => x.common && x.everyDay, few: false },
   { name: 'a common tag in a rare file', filters: { tag: 'common', source: 'small.log' }, keep: (x) => x.common && x.smallFile, few: true },
   { name: 'a rare tag and a rare day', filters: { tag: 'rare', date: '2026-10-15' }, keep: (x) => x.rare && (x.rareDay || x.origin === 'manual'), few: true },
