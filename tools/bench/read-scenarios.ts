@@ -44,6 +44,8 @@ export const READ_SCENARIOS: readonly ReadScenario[] = [
   { name: 'GET issues?source=', make: (_i, c) => ({ method: 'GET', api: 'issues', query: { source: c.source } }) },
   { name: 'GET issues?q=deadlock', make: () => ({ method: 'GET', api: 'issues', query: { q: 'deadlock' } }) },
   { name: 'GET issues?date= (a quiet day)', make: () => ({ method: 'GET', api: 'issues', query: { date: '2026-01-01' } }) },
+  // A common tag on the quiet day: the day's rows decide, not the tag's (the first rare relation is read).
+  { name: 'GET issues?tag=&date= (a quiet day)', make: () => ({ method: 'GET', api: 'issues', query: { tag: 'Tag checkout', date: '2026-01-01' } }) },
   { name: 'GET issues?severity=&date=', make: () => ({ method: 'GET', api: 'issues', query: { severity: 'ERROR', date: '2026-10-15' } }) },
   // The dashboard's list with its two most used filters (its default sort is priority).
   { name: 'GET groups?severity=&date= (priority)', make: () => ({ method: 'GET', api: 'groups', query: { limit: 50, sort: 'priority', severity: 'ERROR', date: '2026-10-15', include_stack: 0, include_context: 0 } }) },
