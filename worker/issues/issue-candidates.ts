@@ -48,10 +48,10 @@ export function issueCandidates(scope: AppScope, filters: IssueFilters): IssueCa
     mode === 'limit' ? { where: sql`1 = 1`, limit: sql`CASE WHEN ${test} THEN ${limit} ELSE 0 END` } : { where: test, limit: sql`${limit}` }
   // With several relations, each one's rows are an arm that runs only when it is the first rare one: a gate
   // as for the list's arms (on SQLite a LIMIT computed to 0, so a common value's rows are never read).
-  const rows = relations.length === 1 ? relations[0]! : join(relations.map((rows, index) => {
+  const rows = relations.length === 1 ? relations[0]! : join(relations.map((relation, index) => {
     const first = join([...rare.slice(0, index).map((test) => sql`NOT (${test})`), rare[index]!], ' AND ')
     const arm = gate(first, sql`${threshold}`)
-    return sql`SELECT ra.group_id FROM (SELECT r.group_id FROM (${rows}) r WHERE ${arm.where} LIMIT ${arm.limit}) ra`
+    return sql`SELECT ra.group_id FROM (SELECT r.group_id FROM (${relation}) r WHERE ${arm.where} LIMIT ${arm.limit}) ra`
   }), ' UNION ALL ')
   return {
     few,
