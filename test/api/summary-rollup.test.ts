@@ -39,6 +39,10 @@ describe('issue_rollup stays equal to the issues after every write (migration 00
     const summary = (await ok(get('summary', { query: { app } })))
     expect(summary.total).toMatchObject({ groups_count: 3, occurrences: 12 })
     expect(summary.modules.map((m: { slug: string; issue_count: number }) => [m.slug, m.issue_count])).toEqual([['billing', 2]])
+    // So does the modules list (its per-module count is the rollup's too), and it equals the module's issue list.
+    const modules = (await ok(get('modules', { query: { app } }))).data
+    expect(modules.map((m: { slug: string; issue_count: number }) => [m.slug, m.issue_count])).toEqual([['billing', 2]])
+    expect((await ok(get('issues', { query: { app, module: 'billing' } }))).meta.total).toBe(2)
   })
 
   it('HTTP and Sentry ingest, then merging issues', async () => {
@@ -84,6 +88,8 @@ describe('issue_rollup stays equal to the issues after every write (migration 00
     const rollup = await expectIssueRollupExact(app)
     expect(rollup.filter((row) => row.status === 'wont_fix').reduce((sum, row) => sum + row.issues, 0)).toBe(2)
     expect(rollup.find((row) => row.module === 'payments')).toMatchObject({ status: 'open', issues: 1, occurrences: 0 })
+    const listed = (await ok(get('modules', { query: { app } }))).data
+    expect(listed.map((m: { slug: string; issue_count: number }) => [m.slug, m.issue_count])).toEqual([['payments', 1]])
   })
 
   it('deleting logs by day and by file, retention and reindex (count decrements, emptied issues deleted)', async () => {
