@@ -47,13 +47,8 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
   if (filters.kind !== undefined) conditions.push(sql`g.kind = ${filters.kind}`)
   if (filters.module !== undefined) {
     // One module, as an equality: `module_id = <scalar>` lets the (module_id, last_seen, count) index of
-    // migration 0012 return the newest page in order (an IN list cannot: issue 18). Slug, name and id are each
-    // unique, so a value names at most three modules; the slug wins, then the name (docs/deviations.md).
-    const byId = asId(filters.module)
-    const module = (where: Fragment) => sql`(SELECT mm.id FROM ${T('modules')} mm WHERE ${where})`
-    const candidates = [module(sql`mm.slug = ${filters.module.toLowerCase()}`), module(sql`mm.name_key = ${nameKey(filters.module)}`)]
-    if (byId !== null) candidates.push(module(sql`mm.id = ${byId}`))
-    conditions.push(sql`g.module_id = COALESCE(${join(candidates, ', ')})`)
+    // migration 0012 return the newest page in order (an IN list cannot: issue 18).
+    conditions.push(sql`g.module_id = ${moduleIdSql(scope, filters.module)}`)
   }
   if (filters.source !== undefined) {
     // EXISTS probes each issue — not a list of every (issue, file) pair built and sorted (issue 18). The page
@@ -88,6 +83,18 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
     conditions.push(sql`${raw(filters.hasStack ? "(g.sample_stack IS NOT NULL AND g.sample_stack <> '')" : "(g.sample_stack IS NULL OR g.sample_stack = '')")}`)
   }
   return join(conditions, ' AND ', '1 = 1')
+}
+
+/**
+ * The id of the module a `module` value names, as a scalar (NULL when none): slug, name and id are each
+ * unique, so a value names at most three modules; the slug wins, then the name (docs/deviations.md).
+ */
+export function moduleIdSql(scope: AppScope, module: string): Fragment {
+  const byId = asId(module)
+  const named = (where: Fragment) => sql`(SELECT mm.id FROM ${raw(scope.t.modules)} mm WHERE ${where})`
+  const candidates = [named(sql`mm.slug = ${module.toLowerCase()}`), named(sql`mm.name_key = ${nameKey(module)}`)]
+  if (byId !== null) candidates.push(named(sql`mm.id = ${byId}`))
+  return sql`COALESCE(${join(candidates, ', ')})`
 }
 
 /** `columns` of the source files (`fs`) a `source` value names: its channel, or a substring of its path (reference §3.1). */

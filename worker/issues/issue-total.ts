@@ -3,7 +3,7 @@ import { SEVERITIES } from '../../shared/constants.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { nameKey } from '../tags/tag-queries.ts'
 import { issueCandidates } from './issue-candidates.ts'
-import { asId, createdOnDay, issueFilterSql, sourceFiles } from './issue-filters.ts'
+import { asId, createdOnDay, issueFilterSql, moduleIdSql, sourceFiles } from './issue-filters.ts'
 import type { IssueFilters } from './issue-search.ts'
 
 /**
@@ -20,7 +20,9 @@ import type { IssueFilters } from './issue-search.ts'
  *   one channel's files: the channel's range of `group_channels (channel, group_id)`;
  * - `date`, also with `severity` or `min_severity`: the day's (and severity's) range of
  *   `group_days (day, severity, group_id)` plus the non-ingested issues created that day without an
- *   occurrence that day.
+ *   occurrence that day;
+ * - no filter, or only `module`, `severity`, `min_severity`, `status` and `log_type`: the matching rows of
+ *   `issue_rollup` (migration 0016), never an issue.
  *
  * Combined with other filters the general form stays: driving from the relation and probing each issue's
  * other columns measured slower (severity + date from the day's rows joined to their issues: 39 → 397 ms,
@@ -34,12 +36,34 @@ export function issueTotalSql(scope: AppScope, filters: IssueFilters): Fragment 
   const set = (Object.keys(filters) as (keyof IssueFilters)[]).filter((key) => filters[key] !== undefined)
   const alone = (key: keyof IssueFilters) => set.length === 1 && set[0] === key
   const general = () => generalTotal(scope, filters)
+  if (set.every((key) => ROLLUP_FILTERS.has(key))) return rollupTotal(scope, filters)
   if (filters.tag !== undefined && alone('tag')) return tagTotal(scope, filters.tag)
   if (filters.source !== undefined && alone('source')) return sourceTotal(scope, filters.source, general())
   if (filters.date !== undefined && set.every((key) => key === 'date' || key === 'severity' || key === 'minSeverity')) {
     return dateTotal(scope, filters.date, daySeverities(filters))
   }
   return general()
+}
+
+/** The filters that name columns of `issue_rollup`'s key (migration 0016): module, severity, status, log type. */
+const ROLLUP_FILTERS: ReadonlySet<keyof IssueFilters> = new Set(['module', 'severity', 'minSeverity', 'status', 'logType'])
+
+/**
+ * No filter, or only `module`, `severity`, `min_severity`, `status` and `log_type`: the sum of the matching rows
+ * of `issue_rollup` (migration 0016) — the issues per (module, severity, status, log type), kept exact by
+ * triggers on every write to the issues, as the summary and the modules list read it. A few dozen rows, where
+ * counting an index range of the issues grew with them: `status=open`, `module=`, `log_type=` and the plain
+ * list were the reads closest to issue 18's 2× bound (1.5–1.9× from 2,305 to 99,992 issues), each counting
+ * every issue at scale (docs/performance.md "Totals from the rollup").
+ */
+function rollupTotal(scope: AppScope, filters: IssueFilters): Fragment {
+  const conditions: Fragment[] = []
+  if (filters.module !== undefined) conditions.push(sql`r.module_key = ${moduleIdSql(scope, filters.module)}`)
+  const severities = daySeverities(filters)
+  if (severities !== null) conditions.push(severities.length === 0 ? sql`1 = 0` : sql`r.severity IN (${join(severities.map((severity) => sql`${severity}`), ', ')})`)
+  if (filters.status !== undefined) conditions.push(sql`r.status = ${filters.status}`)
+  if (filters.logType !== undefined) conditions.push(sql`r.log_type = ${filters.logType}`)
+  return sql`SELECT COALESCE(SUM(r.issues), 0) AS total FROM ${raw(scope.t.issueRollup)} r WHERE ${join(conditions, ' AND ', '1 = 1')}`
 }
 
 /**

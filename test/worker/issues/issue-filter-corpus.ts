@@ -59,6 +59,11 @@ export const FILTERS: readonly { name: string; filters: IssueFilters; keep: (iss
   { name: 'min_severity and date, manual', filters: { minSeverity: 'WARNING', date: '2026-10-15' }, keep: onDate },
   { name: 'severity + date + tag', filters: { severity: 'ERROR', date: '2026-10-15', tag: 'checkout' }, keep: (x) => x.severity === 'ERROR' && onDate(x) && x.tagged },
   { name: 'min_severity + status', filters: { minSeverity: 'ERROR', status: 'open' }, keep: (x) => x.severity !== 'WARNING' && x.status === 'open' },
+  // Totals from issue_rollup (issue-total.ts): a module with a log type and a severity with a status; no filter.
+  { name: 'module + log_type', filters: { module: 'billing', logType: 'php' }, keep: (x) => x.module === 'A' && x.logType === 'php' },
+  { name: 'severity + status', filters: { severity: 'ERROR', status: 'fixed' }, keep: (x) => x.severity === 'ERROR' && x.status === 'fixed' },
+  { name: 'module naming no module', filters: { module: 'nothing' }, keep: () => false },
+  { name: 'no filter', filters: {}, keep: () => true },
   { name: 'tag + source', filters: { tag: 'checkout', source: 'laravel.log' }, keep: (x) => x.tagged && (x.file === 'laravel' || x.worker) },
   { name: 'date + source', filters: { date: '2026-10-15', source: 'worker' }, keep: (x) => onDate(x) && x.worker },
   // `q`: page and total from one statement (a window count: list-issues.ts). Titles are `Issue <i>`.
