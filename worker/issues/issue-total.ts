@@ -40,7 +40,7 @@ export function issueTotalSql(scope: AppScope, filters: IssueFilters): Fragment 
   if (filters.tag !== undefined && alone('tag')) return tagTotal(scope, filters.tag)
   if (filters.source !== undefined && alone('source')) return sourceTotal(scope, filters.source, general())
   if (filters.date !== undefined && set.every((key) => key === 'date' || key === 'severity' || key === 'minSeverity')) {
-    return dateTotal(scope, filters.date, daySeverities(filters))
+    return dateTotal(scope, filters.date, filteredSeverities(filters))
   }
   return general()
 }
@@ -59,7 +59,7 @@ const ROLLUP_FILTERS: ReadonlySet<keyof IssueFilters> = new Set(['module', 'seve
 function rollupTotal(scope: AppScope, filters: IssueFilters): Fragment {
   const conditions: Fragment[] = []
   if (filters.module !== undefined) conditions.push(sql`r.module_key = ${moduleIdSql(scope, filters.module)}`)
-  const severities = daySeverities(filters)
+  const severities = filteredSeverities(filters)
   if (severities !== null) conditions.push(severities.length === 0 ? sql`1 = 0` : sql`r.severity IN (${join(severities.map((severity) => sql`${severity}`), ', ')})`)
   if (filters.status !== undefined) conditions.push(sql`r.status = ${filters.status}`)
   if (filters.logType !== undefined) conditions.push(sql`r.log_type = ${filters.logType}`)
@@ -149,7 +149,7 @@ function dateTotal(scope: AppScope, date: string, severities: readonly string[] 
 }
 
 /** The severities `severity` and `min_severity` leave (both: the one, if inside the band), or null for any. */
-function daySeverities(filters: IssueFilters): readonly string[] | null {
+function filteredSeverities(filters: IssueFilters): readonly string[] | null {
   const band = filters.minSeverity === undefined ? null : SEVERITIES.slice(0, SEVERITIES.indexOf(filters.minSeverity) + 1)
   if (filters.severity === undefined) return band
   return band === null || band.includes(filters.severity) ? [filters.severity] : []
