@@ -69,4 +69,37 @@ describe('Settings → Connectors', { timeout: 90_000 }, () => {
     expect(groups.reduce((sum, group) => sum + group.count, 0)).toBe(3)
     expect(problems.filter((problem) => !problem.includes('status of 422'))).toEqual([])
   })
+
+  // CI once saw the runs table show a finished run while the connector kept its old line: the last connectors
+  // answer had been read before the run's final write, and the panel stopped polling once no run was active.
+  // Holding the runs list until the run has ended server-side reproduces that order every time.
+  it("shows the connector's new last synchronization even when the run ended before the panel saw it running", async () => {
+    const before = (await api<{ data: { name: string; last_synced_at: string | null }[] }>('connectors')).data.find((connector) => connector.name === 'Shop web')
+    expect(before?.last_synced_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
+    const item = page.getByTestId('connectors').locator('[data-connector="Shop web"]')
+    await expect.poll(() => item.textContent()).toContain(`last synchronized ${before!.last_synced_at} UTC`)
+    const put = await fetch(`${nginx.url}/files/e2e/shop.log`, { method: 'PUT', body: lines(3) + lines(2, 3) })
+    expect(put.status).toBe(204)
+
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/[?&]api=connectors-runs(&|$)/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await item.getByRole('button', { name: 'Preview sync' }).click()
+    const plan = item.getByTestId('connector-plan')
+    await expect.poll(() => plan.locator('tbody tr').first().textContent()).toContain('append')
+    await plan.getByRole('button', { name: 'Confirm sync' }).click()
+
+    type Run = { connector_name: string; status: string; finished_at: string | null; events_indexed: number }
+    const newest = async () => (await api<{ data: Run[] }>('connectors-runs')).data[0]
+    await expect.poll(async () => (await newest())?.status, { timeout: 45_000 }).toBe('success')
+    const finished = (await newest())!
+    expect(finished.events_indexed).toBe(2)
+    expect(finished.finished_at).not.toBe(before!.last_synced_at)
+    release()
+    await expect.poll(() => item.textContent()).toContain(`last synchronized ${finished.finished_at} UTC`)
+    await page.unroute(/[?&]api=connectors-runs(&|$)/)
+  })
 })

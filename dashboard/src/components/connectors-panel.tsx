@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { Connector, ConnectorPlan, ConnectorRun } from '../../../shared/schemas/connectors.ts'
 import { deleteConnector, listConnectorRuns, listConnectors, previewConnector, syncConnector, testConnector } from '../api/endpoints.ts'
+import { staleConnectors } from '../lib/connector-freshness.ts'
 import { formatBytes } from '../lib/format.ts'
 import { useApi } from '../state/use-api.ts'
 import { useMutation } from '../state/use-mutation.ts'
@@ -28,6 +29,13 @@ export function ConnectorsPanel({ app }: { app: string }) {
     }, POLL_MS)
     return () => clearInterval(timer)
   }, [active])
+  // The two reads run side by side, so the connectors' answer can predate a run's last write (the run and its
+  // connector's last_synced_at change in one batch), and a run can finish before the panel ever sees it active.
+  // A finished run newer than its connector's last synchronization means the connectors are stale: read them again.
+  const behind = staleConnectors(connectors.data?.data, runs.data?.data)
+  useEffect(() => {
+    if (behind !== '' && !active) connectors.reload()
+  }, [behind, active])
 
   const failed = connectors.error ?? runs.error
   if (failed) return <ErrorBanner error={failed} onRetry={() => [connectors, runs].forEach((state) => state.reload())} context="Connectors unavailable" />
