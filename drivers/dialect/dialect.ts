@@ -102,6 +102,14 @@ export interface Dialect {
   readonly cascadesDeletes: boolean
 
   /**
+   * Whether a status-history row inserted with a `change_token` applies itself (MySQL, migration 0019): its
+   * trigger takes `from_status` from the issue under the issue's row lock and moves the issue to `to_status`.
+   * A status change is then one `INSERT … VALUES`, atomic alone, where PlanetScale sends each statement of a
+   * batch as its own request (issue 18). Elsewhere a batch is one round trip and the change stays a batch.
+   */
+  readonly historyAppliesStatus: boolean
+
+  /**
    * How one statement holding two plans turns one off with a condition computed once, before either reads a
    * row (the issue list's rare-value arms, worker/issues/issue-candidates.ts), or null where none is known to:
    * - SQLite, `'limit'`: a zero LIMIT ends the query before its loop. A constant WHERE term is hoisted out of the

@@ -47,6 +47,7 @@ export const mysqlDialect: Dialect = {
   ],
   lockingRead: ' FOR UPDATE',
   cascadesDeletes: true,
+  historyAppliesStatus: true,
   planGate: null,
   rowsById: (table, alias, ids) => sql`FROM ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id IN (SELECT ids.id FROM (${ids}) ids)`,
   isDistinct: (a, b) => `NOT (${a} <=> ${b})`,

@@ -28,6 +28,7 @@ export const postgresDialect: Dialect = {
   deleteRelated: deleteRelatedEach,
   lockingRead: ' FOR UPDATE',
   cascadesDeletes: true,
+  historyAppliesStatus: false,
   planGate: 'where',
   rowsById: (table, alias, ids) => sql`FROM ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ANY (ARRAY(${ids}))`,
   isDistinct: (a, b) => `${a} IS DISTINCT FROM ${b}`,

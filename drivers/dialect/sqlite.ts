@@ -28,6 +28,7 @@ export const sqliteDialect: Dialect = {
   deleteRelated: deleteRelatedEach,
   lockingRead: '',
   cascadesDeletes: false,
+  historyAppliesStatus: false,
   planGate: 'limit',
   rowsById: (table, alias, ids) => sql`FROM (SELECT DISTINCT i.id FROM (${ids}) i) ids CROSS JOIN ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ids.id`,
   isDistinct: (a, b) => `${a} IS NOT ${b}`,

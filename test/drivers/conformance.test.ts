@@ -466,6 +466,39 @@ describe.each(TARGETS)('driver %s', (target) => {
       expect((await db.execute({ sql: `SELECT COUNT(*) AS n FROM ${groups} WHERE heat = 0 AND severity_rank = 0` })).rows[0]).toEqual({ n: 0 })
     })
 
+    it('0019: a status-history row with a change_token applies its status where the dialect says so (MySQL)', async () => {
+      const scope = `hist${Date.now().toString(36)}${target}`
+      const set = MIGRATIONS[db.dialect.name]
+      await readMigrationState(db)
+      await applyMigrations(db, scope, `${scope}_`, set.application, 0, '2024-01-01 00:00:00')
+      const groups = q(`${scope}_error_groups`)
+      const history = q(`${scope}_issue_status_history`)
+      const issue = async (fingerprint: string) =>
+        (await db.execute({
+          sql: `INSERT INTO ${groups} (fingerprint, severity, title, first_seen, last_seen, created_at) VALUES (?, 'ERROR', 'Boom', ?, ?, ?)${db.dialect.returningId}`,
+          args: [fingerprint, '2026-11-27 10:00:00', '2026-11-27 10:00:00', '2026-11-27 10:00:00'],
+        })).lastInsertId ?? Number((await db.execute({ sql: `SELECT id FROM ${groups} WHERE fingerprint = ?`, args: [fingerprint] })).rows[0]!.id)
+      const status = async (id: number) => (await db.execute({ sql: `SELECT status, status_updated_at FROM ${groups} WHERE id = ?`, args: [id] })).rows[0]
+      const [a, b] = [await issue('a'), await issue('b')]
+      // A row without a token (a merge's, the digest's reopening) is only a row, on every engine.
+      await db.execute({ sql: `INSERT INTO ${history} (group_id, from_status, to_status, created_at) VALUES (?, 'open', 'fixed', '2026-11-27 10:01:00')`, args: [a] })
+      expect(await status(a)).toEqual({ status: 'open', status_updated_at: null })
+      expect(db.dialect.historyAppliesStatus).toBe(db.dialect.name === 'mysql')
+      if (!db.dialect.historyAppliesStatus) return
+      const insert = (ids: number[], to: string, token: string) => ({
+        sql: `INSERT INTO ${history} (group_id, to_status, note, created_at, actor, change_token) VALUES ${ids.map(() => "(?, ?, NULL, '2026-11-27 10:02:00', 'Test', ?)").join(', ')}`,
+        args: ids.flatMap((id) => [id, to, token]),
+      })
+      await db.execute(insert([a, b], 'in_progress', 'c'.repeat(32)))
+      expect([await status(a), await status(b)]).toEqual([{ status: 'in_progress', status_updated_at: '2026-11-27 10:02:00' }, { status: 'in_progress', status_updated_at: '2026-11-27 10:02:00' }])
+      const applied = await db.execute({ sql: `SELECT group_id, from_status, to_status FROM ${history} WHERE change_token = ? ORDER BY group_id`, args: ['c'.repeat(32)] })
+      expect(applied.rows).toEqual([{ group_id: a, from_status: 'open', to_status: 'in_progress' }, { group_id: b, from_status: 'open', to_status: 'in_progress' }])
+      // An issue that does not exist fails the row's foreign key, and the statement writes nothing at all.
+      await expect(db.execute(insert([a, 987654], 'ignored', 'd'.repeat(32)))).rejects.toMatchObject({ code: 'constraint' })
+      expect(await status(a)).toEqual({ status: 'in_progress', status_updated_at: '2026-11-27 10:02:00' })
+      expect((await db.execute({ sql: `SELECT COUNT(*) AS n FROM ${history} WHERE change_token = ?`, args: ['d'.repeat(32)] })).rows[0]).toEqual({ n: 0 })
+    })
+
     it('survive two migrators racing on a fresh scope', async () => {
       const scope = `race${Date.now().toString(36)}${target}`
       const set = MIGRATIONS[db.dialect.name]

@@ -7,6 +7,7 @@ import { BULK_MESSAGES, ISSUE_MESSAGES, type BulkIssuesInput } from '../../share
 import type { Actor } from '../actor.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { InvalidInputError } from '../errors.ts'
+import { appliedHistoryInsert, isMissingIssue, newChangeToken } from './applied-status-history.ts'
 import { normalizeNote } from './issue-status.ts'
 import { upsertManualAssignments } from '../tags/manual-assignment.ts'
 
@@ -15,8 +16,8 @@ export const MAX_BULK_IDS = 200
 /**
  * `POST ?api=bulk-issues` (reference §3.1): a status change or a tag added/removed on 1–200 issues,
  * all-or-nothing, whatever the number of issues (ids travel as one JSON parameter). A status change is one
- * atomic batch whose writes check that every issue exists (one round trip); a tag action reads the check
- * first, then writes (two).
+ * atomic batch whose writes check that every issue exists (one round trip; on MySQL one INSERT whose rows apply
+ * the change, migration 0019); a tag action reads the check first, then writes (two).
  */
 export async function bulkUpdateIssues(scope: AppScope, input: BulkIssuesInput, actor: Actor, now: string): Promise<BulkResult> {
   const ids = readIds(input.ids)
@@ -28,6 +29,17 @@ export async function bulkUpdateIssues(scope: AppScope, input: BulkIssuesInput, 
     const status = input.status
     if (status === undefined) throw new InvalidInputError(ISSUE_MESSAGES.status)
     const note = normalizeNote(input.note)
+    if (db.dialect.historyAppliesStatus) {
+      // MySQL: the history rows apply the change themselves (migration 0019), one statement and one request on
+      // PlanetScale; a missing issue fails its row's foreign key and the statement writes nothing.
+      try {
+        await db.batch([appliedHistoryInsert(scope, { ids, status, note, at: now, actor: actor.label }, newChangeToken())])
+      } catch (error) {
+        if (isMissingIssue(error)) await throwMissingIssue(scope, ids, idsJson, inIds)
+        throw error
+      }
+      return { action: 'status', status, note, updated: ids.length, ids }
+    }
     // The existence check rides in the writes (issue 18): each writes only if every issue exists, so a missing
     // one leaves everything unwritten, and only then is the check read for the message. The history rows read
     // the statuses under the issues' row locks (dialect.lockingRead), so concurrent changes of the same issues

@@ -10,6 +10,7 @@ import type { HookServices, Plugin } from '../plugins/plugin.ts'
 import { decodePluginSettings, readPluginSettings } from '../plugins/plugin-settings.ts'
 import { runPluginHook } from '../plugins/run-plugin-hook.ts'
 import { toTimestamp } from '../time.ts'
+import { appliedHistoryInsert, isMissingIssue, newChangeToken } from './applied-status-history.ts'
 import type { QueryResult } from '../../drivers/driver.ts'
 
 export interface StatusChange {
@@ -25,7 +26,8 @@ export interface StatusChange {
  * history row (taking `from_status` from the row before it changes), the update and the read-back are one
  * atomic batch — one round trip; an unknown issue writes nothing and is a 404. The history row's read locks the
  * issue's row, so concurrent changes of one issue leave a history whose rows chain (each `from_status` the
- * previous `to_status`).
+ * previous `to_status`). On MySQL the history row itself applies the change (migration 0019,
+ * applied-status-history.ts): one statement, then the read-back after it.
  */
 export async function changeIssueStatus(scope: AppScope, change: StatusChange, actor: Actor, now: Date, plugins: readonly Plugin[], services: HookServices): Promise<StatusChangeResult> {
   const { t, db } = scope
@@ -33,26 +35,36 @@ export async function changeIssueStatus(scope: AppScope, change: StatusChange, a
   // The plugins' switches are read in the same batch when one could have a hook to run: no extra round trip.
   const hooked = plugins.filter((plugin) => plugin.status === 'active' && plugin.hooks?.statusChanged)
   const reads = hooked.map((plugin) => plugin.statusChangeReads?.(scope, change.id) ?? [])
+  // MySQL: the history row applies the change itself (migration 0019), so the write is one statement and
+  // the from_status is read back by its token after it (issue 18: PlanetScale sends a request per statement).
+  const token = db.dialect.historyAppliesStatus ? newChangeToken() : null
+  const applied = token === null ? null : appliedHistoryInsert(scope, { ids: [change.id], status: change.status, note: change.note, at, actor: actor.label }, token)
   const { latest, switches, prefetched } = await namedBatch(
     db,
     {
       // The history row reads the status under the issue's row lock (dialect.lockingRead): a concurrent change
       // of the same issue waits for this batch, and then reads the status it left (PostgreSQL re-reads the
       // locked row), so the history chains. The lock used to be a statement of its own (issue 18).
-      history: {
+      history: applied ?? {
         sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
           SELECT id, status, ?, ?, ?, ? FROM ${t.groups} WHERE id = ?${db.dialect.lockingRead}`,
         args: [change.status, change.note, at, actor.label, change.id],
       },
-      status: { sql: `UPDATE ${t.groups} SET status = ?, status_updated_at = ? WHERE id = ?`, args: [change.status, at, change.id] },
-      latest: { sql: `SELECT from_status FROM ${t.history} WHERE group_id = ? ORDER BY id DESC LIMIT 1`, args: [change.id] },
+      status: applied ? null : { sql: `UPDATE ${t.groups} SET status = ?, status_updated_at = ? WHERE id = ?`, args: [change.status, at, change.id] },
+      latest:
+        token === null
+          ? { sql: `SELECT from_status FROM ${t.history} WHERE group_id = ? ORDER BY id DESC LIMIT 1`, args: [change.id] }
+          : { sql: `SELECT from_status FROM ${t.history} WHERE group_id = ? AND change_token = ?`, args: [change.id, token] },
       switches: hooked.length > 0 ? readPluginSettings(scope, hooked) : null,
       // What the hooks will need: settings and links, which the status change does not write — so on
       // PlanetScale they run after the commit, concurrently, instead of inside the transaction.
       prefetched: reads.flat(),
     },
-    { readBack: ['switches', 'prefetched'] },
-  )
+    { readBack: token === null ? ['switches', 'prefetched'] : ['latest', 'switches', 'prefetched'] },
+  ).catch((error: unknown) => {
+    if (token !== null && isMissingIssue(error)) throw new NotFoundError(ISSUE_NOT_FOUND)
+    throw error
+  })
   const row = latest.rows[0]
   if (!row) throw new NotFoundError(ISSUE_NOT_FOUND)
   const { from_status: fromStatus } = readRow(row, { from_status: ISSUE_STATUSES }, 'status history')
