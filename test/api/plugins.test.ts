@@ -143,8 +143,8 @@ describe('a plugin: its routes, switch and hooks', () => {
     expect(response.body).toEqual({ id: issueId, from_status: 'fixed', status: 'wont_fix', note: null, probe: { seen: 'fixed→wont_fix' } })
     // The switches, and the reads hooks declare (the tracker's link and settings), are in the status change's own
     // batch: still one round trip. PlanetScale sends the history row that applies the change (migration 0019),
-    // then the from-status read, the switches and the two reads, concurrently (was 8).
-    expectRoundTrips(response, 1, 5)
+    // then the from-status read, the switches (with the tracker's setting) and the link, concurrently (was 8).
+    expectRoundTrips(response, 1, 4)
   })
 
   it('keeps a failing hook away from the status change, shows it as last_error, and clears it on the next success', async () => {

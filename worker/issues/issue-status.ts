@@ -7,7 +7,7 @@ import type { AppScope } from '../apps/app-scope.ts'
 import { NotFoundError } from '../errors.ts'
 import { ISSUE_NOT_FOUND } from './issue-messages.ts'
 import type { HookServices, Plugin } from '../plugins/plugin.ts'
-import { decodePluginSettings, readPluginSettings } from '../plugins/plugin-settings.ts'
+import { decodePluginSettings, readPluginSettings, settingValues } from '../plugins/plugin-settings.ts'
 import { runPluginHook } from '../plugins/run-plugin-hook.ts'
 import { toTimestamp } from '../time.ts'
 import { appliedHistoryInsert, isMissingIssue, newChangeToken } from './applied-status-history.ts'
@@ -35,6 +35,7 @@ export async function changeIssueStatus(scope: AppScope, change: StatusChange, a
   // The plugins' switches are read in the same batch when one could have a hook to run: no extra round trip.
   const hooked = plugins.filter((plugin) => plugin.status === 'active' && plugin.hooks?.statusChanged)
   const reads = hooked.map((plugin) => plugin.statusChangeReads?.(scope, change.id) ?? [])
+  const settingKeys = hooked.flatMap((plugin) => plugin.statusChangeSettings ?? [])
   // MySQL: the history row applies the change itself (migration 0019), so the write is one statement and
   // the from_status is read back by its token after it (issue 18: PlanetScale sends a request per statement).
   const token = db.dialect.historyAppliesStatus ? newChangeToken() : null
@@ -55,7 +56,8 @@ export async function changeIssueStatus(scope: AppScope, change: StatusChange, a
         token === null
           ? { sql: `SELECT from_status FROM ${t.history} WHERE group_id = ? ORDER BY id DESC LIMIT 1`, args: [change.id] }
           : { sql: `SELECT from_status FROM ${t.history} WHERE group_id = ? AND change_token = ?`, args: [change.id, token] },
-      switches: hooked.length > 0 ? readPluginSettings(scope, hooked) : null,
+      // The switches, and the setting keys hooks declare (the same table: one statement).
+      switches: hooked.length > 0 ? readPluginSettings(scope, hooked, settingKeys) : null,
       // What the hooks will need: settings and links, which the status change does not write — so on
       // PlanetScale they run after the commit, concurrently, instead of inside the transaction.
       prefetched: reads.flat(),
@@ -84,7 +86,8 @@ export async function changeIssueStatus(scope: AppScope, change: StatusChange, a
     hook: 'statusChanged',
     now,
     settings: decodePluginSettings(hooked, switches.rows),
-    call: (hooks, plugin) => hooks.statusChanged?.({ ...changed, prefetched: byPlugin.get(plugin) ?? [] }),
+    call: (hooks, plugin) =>
+      hooks.statusChanged?.({ ...changed, prefetched: byPlugin.get(plugin) ?? [], settingValues: settingValues(switches.rows, plugin.statusChangeSettings ?? []) }),
   })
   return { ...Object.fromEntries(outcomes), ...result }
 }

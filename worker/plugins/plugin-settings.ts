@@ -23,10 +23,17 @@ export const pluginSettingKeys = {
 }
 
 /** Reads every setting of the given plugins in one statement. */
-export function readPluginSettings(scope: AppScope, plugins: readonly Plugin[]): Statement {
-  const keys = plugins.flatMap((plugin) => [pluginSettingKeys.enabled(plugin.id), pluginSettingKeys.lastError(plugin.id)])
+export function readPluginSettings(scope: AppScope, plugins: readonly Plugin[], alsoKeys: readonly string[] = []): Statement {
+  const keys = [...plugins.flatMap((plugin) => [pluginSettingKeys.enabled(plugin.id), pluginSettingKeys.lastError(plugin.id)]), ...alsoKeys]
   const key = scope.db.dialect.quote('key')
   return { sql: `SELECT ${key} AS k, value FROM ${scope.t.settings} WHERE ${key} IN (${keys.map(() => '?').join(', ')})`, args: keys }
+}
+
+/** The stored values of `keys` among `readPluginSettings` rows (read with `alsoKeys`). */
+export function settingValues(rows: readonly Record<string, unknown>[], keys: readonly string[]): Map<string, string> {
+  const values = new Map<string, string>()
+  for (const row of rows) if (typeof row.k === 'string' && typeof row.value === 'string' && keys.includes(row.k)) values.set(row.k, row.value)
+  return values
 }
 
 /** Decodes `readPluginSettings` rows; a value that does not decode counts as unset (the default applies). */

@@ -97,6 +97,8 @@ export interface StatusChanged extends HookContext {
   readonly note: string | null
   /** The results of the plugin's `statusChangeReads`, read in the status change's own batch (empty without). */
   readonly prefetched: readonly QueryResult[]
+  /** The stored values of the plugin's `statusChangeSettings` keys (a key never written is absent). */
+  readonly settingValues: ReadonlyMap<string, string>
 }
 
 /** The cron trigger's maintenance of one application (HTTP ingest digests what is still pending). */
@@ -142,6 +144,12 @@ export interface Plugin {
    * change's own batch so the hook costs no round trip of its own; their results arrive as `prefetched`.
    */
   readonly statusChangeReads?: (scope: AppScope, issueId: number) => readonly Statement[]
+  /**
+   * Application setting keys the `statusChanged` hook needs, read by the same statement as the plugins' switches
+   * (both are `app_settings` rows), so they cost no statement of their own — on PlanetScale, no request (issue
+   * 18); their values arrive as `settingValues`.
+   */
+  readonly statusChangeSettings?: readonly string[]
   /**
    * Its `SERVICE_CONFIG` section (`defineSection('<id>', {...})`): parsed with the core sections, bad values
    * are health warnings, and handlers read it with `deps.config.section(section)`.

@@ -1,7 +1,7 @@
 import { definePlugin } from '../plugin.ts'
 import { TRACKER_SECTION } from './tracker-config.ts'
 import { TRACKER_ROUTES } from './routes.ts'
-import { writeBackReads, writeBackStatus } from './tracker-writeback.ts'
+import { WRITE_BACK_SETTINGS, writeBackReads, writeBackStatus } from './tracker-writeback.ts'
 
 /**
  * The issue-tracker integration (seed §4.1 `tracker-*`, reference §4.5's Linear integration, issue 16,
@@ -20,8 +20,9 @@ export const trackerPlugin = definePlugin({
   config: TRACKER_SECTION,
   routes: TRACKER_ROUTES,
   statusChangeReads: writeBackReads,
+  statusChangeSettings: WRITE_BACK_SETTINGS,
   hooks: {
-    statusChanged: async ({ scope, now, services, issueId, status, note, prefetched }) =>
+    statusChanged: async ({ scope, now, services, issueId, status, note, prefetched, settingValues }) =>
       writeBackStatus(
         {
           scope,
@@ -36,6 +37,7 @@ export const trackerPlugin = definePlugin({
         status as Parameters<typeof writeBackStatus>[2],
         note,
         prefetched,
+        settingValues,
       ),
   },
 })
