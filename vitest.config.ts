@@ -98,7 +98,9 @@ export default defineConfig({
       ...drivers.filter((driver) => driver !== 'd1').map(denoProject),
       { test: { ...TIMEOUTS, name: 'local', include: ['test/local/**/*.test.ts'], environment: 'node' } },
       {
-        test: { ...TIMEOUTS, name: 'dashboard', include: ['test/e2e/**/*.test.ts'], environment: 'node', fileParallelism: false },
+        // expect.poll waits 1 s by default: too short for a page that polls its API every 2 s on a loaded CI machine
+        // (a connectors test once failed on it). A poll that passes returns at once, so only failures wait longer.
+        test: { ...TIMEOUTS, name: 'dashboard', include: ['test/e2e/**/*.test.ts'], environment: 'node', fileParallelism: false, expect: { poll: { timeout: 10_000 } } },
       },
     ],
   },

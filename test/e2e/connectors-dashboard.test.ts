@@ -78,6 +78,8 @@ describe('Settings → Connectors', { timeout: 90_000 }, () => {
     expect(before?.last_synced_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
     const item = page.getByTestId('connectors').locator('[data-connector="Shop web"]')
     await expect.poll(() => item.textContent()).toContain(`last synchronized ${before!.last_synced_at} UTC`)
+    // Stamps have whole seconds: start once the clock is past the first run's, so the new one's differs.
+    while (new Date().toISOString().slice(0, 19).replace('T', ' ') <= before!.last_synced_at!) await new Promise((resolve) => setTimeout(resolve, 100))
     const put = await fetch(`${nginx.url}/files/e2e/shop.log`, { method: 'PUT', body: lines(3) + lines(2, 3) })
     expect(put.status).toBe(204)
 
@@ -87,17 +89,22 @@ describe('Settings → Connectors', { timeout: 90_000 }, () => {
       await held
       await route.continue()
     })
+    type Run = { id: number; status: string; finished_at: string | null }
+    const runsNow = async () => (await api<{ data: Run[] }>('connectors-runs')).data
+    const earlier = Math.max(...(await runsNow()).map((run) => run.id))
     await item.getByRole('button', { name: 'Preview sync' }).click()
     const plan = item.getByTestId('connector-plan')
     await expect.poll(() => plan.locator('tbody tr').first().textContent()).toContain('append')
     await plan.getByRole('button', { name: 'Confirm sync' }).click()
 
-    type Run = { connector_name: string; status: string; finished_at: string | null; events_indexed: number }
-    const newest = async () => (await api<{ data: Run[] }>('connectors-runs')).data[0]
-    await expect.poll(async () => (await newest())?.status, { timeout: 45_000 }).toBe('success')
-    const finished = (await newest())!
-    expect(finished.events_indexed).toBe(2)
-    expect(finished.finished_at).not.toBe(before!.last_synced_at)
+    // The run this confirmation started (a newer id than any before it), once it has ended server-side.
+    const started = async () => (await runsNow()).find((run) => run.id > earlier)
+    await expect.poll(async () => (await started())?.status, { timeout: 45_000 }).toBe('success')
+    const finished = (await started())!
+    expect(finished.finished_at! > before!.last_synced_at!).toBe(true)
+    // The two appended lines are stored (3 + 2 events over the connector's issues).
+    const stored = async () => (await api<{ items: { count: number }[] }>('groups')).items.reduce((sum, group) => sum + group.count, 0)
+    await expect.poll(stored).toBe(5)
     release()
     await expect.poll(() => item.textContent()).toContain(`last synchronized ${finished.finished_at} UTC`)
     await page.unroute(/[?&]api=connectors-runs(&|$)/)
