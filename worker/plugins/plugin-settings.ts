@@ -29,17 +29,16 @@ export function readPluginSettings(scope: AppScope, plugins: readonly Plugin[], 
   return { sql: `SELECT ${key} AS k, value FROM ${scope.t.settings} WHERE ${key} IN (${keys.map(() => '?').join(', ')})`, args: keys }
 }
 
-/** The stored values of `keys` among `readPluginSettings` rows (read with `alsoKeys`). */
-export function settingValues(rows: readonly Record<string, unknown>[], keys: readonly string[]): Map<string, string> {
+/** The stored values among `readPluginSettings` rows, by key: of `keys` only (read with `alsoKeys`), or all. */
+export function settingValues(rows: readonly Record<string, unknown>[], keys?: readonly string[]): Map<string, string> {
   const values = new Map<string, string>()
-  for (const row of rows) if (typeof row.k === 'string' && typeof row.value === 'string' && keys.includes(row.k)) values.set(row.k, row.value)
+  for (const row of rows) if (typeof row.k === 'string' && typeof row.value === 'string' && (keys?.includes(row.k) ?? true)) values.set(row.k, row.value)
   return values
 }
 
 /** Decodes `readPluginSettings` rows; a value that does not decode counts as unset (the default applies). */
 export function decodePluginSettings(plugins: readonly Plugin[], rows: readonly Record<string, unknown>[]): PluginSettings {
-  const values = new Map<string, string>()
-  for (const row of rows) if (typeof row.k === 'string' && typeof row.value === 'string') values.set(row.k, row.value)
+  const values = settingValues(rows)
   const enabled = new Map<string, boolean>()
   const failures = new Map<string, HookFailure>()
   for (const plugin of plugins) {
