@@ -110,6 +110,14 @@ export interface Dialect {
   readonly historyAppliesStatus: boolean
 
   /**
+   * Whether issues carry a trigram signature of their searched text (SQLite, migration 0021), so `q` can read
+   * its covering index first and test only the issues it admits (worker/issues/search-signature.ts). Only
+   * sound where `containsCi`'s `lower()` folds as the signature does: SQLite's folds ASCII only. PostgreSQL's
+   * and MySQL's fold Unicode, locale- or collation-dependent, and keep reading every issue.
+   */
+  readonly searchSignature: boolean
+
+  /**
    * How one statement holding two plans turns one off with a condition computed once, before either reads a
    * row (the issue list's rare-value arms, worker/issues/issue-candidates.ts), or null where none is known to:
    * - SQLite, `'limit'`: a zero LIMIT ends the query before its loop. A constant WHERE term is hoisted out of the

@@ -48,6 +48,7 @@ export const mysqlDialect: Dialect = {
   lockingRead: ' FOR UPDATE',
   cascadesDeletes: true,
   historyAppliesStatus: true,
+  searchSignature: false,
   planGate: null,
   rowsById: (table, alias, ids) => sql`FROM ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id IN (SELECT ids.id FROM (${ids}) ids)`,
   isDistinct: (a, b) => `NOT (${a} <=> ${b})`,

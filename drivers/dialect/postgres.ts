@@ -29,6 +29,7 @@ export const postgresDialect: Dialect = {
   lockingRead: ' FOR UPDATE',
   cascadesDeletes: true,
   historyAppliesStatus: false,
+  searchSignature: false,
   planGate: 'where',
   rowsById: (table, alias, ids) => sql`FROM ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ANY (ARRAY(${ids}))`,
   isDistinct: (a, b) => `${a} IS DISTINCT FROM ${b}`,

@@ -29,6 +29,7 @@ export const sqliteDialect: Dialect = {
   lockingRead: '',
   cascadesDeletes: false,
   historyAppliesStatus: false,
+  searchSignature: true,
   planGate: 'limit',
   rowsById: (table, alias, ids) => sql`FROM (SELECT DISTINCT i.id FROM (${ids}) i) ids CROSS JOIN ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ids.id`,
   isDistinct: (a, b) => `${a} IS NOT ${b}`,

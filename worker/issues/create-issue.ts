@@ -8,6 +8,7 @@ import { InvalidInputError } from '../errors.ts'
 import { applyTagRules, RULE_TARGETS } from '../tags/tag-rules.ts'
 import { issueStatement, toIssueDetail, type IssueDetail } from './issue-detail.ts'
 import { manualFingerprint } from './manual-fingerprint.ts'
+import { SIGNATURE_COLUMNS, textSignature } from './search-signature.ts'
 import { parseJson } from '../../drivers/dialect/dialect.ts'
 import { Fragment, raw, sql } from '../../drivers/sql.ts'
 
@@ -22,13 +23,18 @@ export async function createManualIssue(scope: AppScope, input: ManualIssueInput
   const { t, db } = scope
   const fingerprint = manualFingerprint()
   const context = JSON.stringify({ origin: 'manual', kind: issue.kind, module_id: issue.moduleId })
+  const message = issue.description ?? issue.title
+  // The search signature where the schema keeps one (migration 0021); elsewhere no columns.
+  const signature = db.dialect.searchSignature
+    ? textSignature({ title: issue.title, message, exceptionClass: null, sourceFrame: issue.sourceFrame })
+    : []
   const statements: Statement[] = [
     {
       sql: `INSERT INTO ${t.groups} (fingerprint, severity, environment, title, source_frame, count, first_seen, last_seen,
-          sample_message, sample_context, created_at, status, status_updated_at, log_type, channel, origin, kind, module_id)
-        VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, 'manual', 'manual', 'manual', ?, ?)`,
+          sample_message, sample_context, created_at, status, status_updated_at, log_type, channel, origin, kind, module_id${SIGNATURE_COLUMNS.slice(0, signature.length).map((column) => `, ${column}`).join('')})
+        VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, 'manual', 'manual', 'manual', ?, ?${', ?'.repeat(signature.length)})`,
       args: [fingerprint, issue.severity, issue.environment, issue.title, issue.sourceFrame, now, now,
-        issue.description ?? issue.title, context, now, issue.status, now, issue.kind, issue.moduleId],
+        message, context, now, issue.status, now, issue.kind, issue.moduleId, ...signature],
     },
     {
       sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)

@@ -3,6 +3,7 @@ import { SEVERITIES } from '../../shared/constants.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { nameKey } from '../tags/tag-queries.ts'
 import type { IssueFilters } from './issue-search.ts'
+import { needleMask, signatureCandidates } from './search-signature.ts'
 
 /**
  * The WHERE clause (over `g`, the issues) for a set of filters, as a fragment whose arguments follow its
@@ -24,12 +25,22 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
   if (filters.q !== undefined) {
     // A substring test, not LIKE: D1 refuses LIKE patterns over 50 bytes, and the text stays literal.
     const q = filters.q
-    conditions.push(sql`(${has('g.title', q)} OR ${has('g.sample_message', q)} OR ${has('g.exception_class', q)} OR ${has('g.source_frame', q)}
-        OR g.module_id IN (SELECT mq.id FROM ${T('modules')} mq WHERE ${has('mq.name', q)})
-        OR g.id IN (SELECT gsq.group_id FROM ${T('groupSources')} gsq WHERE gsq.source_file_id IN (SELECT fq.id FROM ${T('sourceFiles')} fq
-          WHERE ${has('fq.path', q)} OR ${has('fq.channel', q)})))`)
     // The files part reads the matching files' ranges of group_sources (source_file_id, group_id), not every
     // (issue, file) pair joined to its file.
+    const modules = sql`SELECT mq.id FROM ${T('modules')} mq WHERE ${has('mq.name', q)}`
+    const files = sql`SELECT gsq.group_id FROM ${T('groupSources')} gsq WHERE gsq.source_file_id IN (SELECT fq.id FROM ${T('sourceFiles')} fq
+          WHERE ${has('fq.path', q)} OR ${has('fq.channel', q)})`
+    const test = sql`(${has('g.title', q)} OR ${has('g.sample_message', q)} OR ${has('g.exception_class', q)} OR ${has('g.source_frame', q)}
+        OR g.module_id IN (${modules}) OR g.id IN (${files}))`
+    // With signatures (SQLite, migration 0021), only the issues they admit, plus those of matching modules
+    // and files, are read and tested: the rowid list drives the query instead of a scan of every issue.
+    const mask = d.searchSignature ? needleMask(q) : null
+    conditions.push(
+      mask
+        ? sql`g.id IN (${signatureCandidates(t.groups, 'gsig', mask)} UNION ALL SELECT gmq.id FROM ${T('groups')} gmq WHERE gmq.module_id IN (${modules})
+            UNION ALL ${files}) AND ${test}`
+        : test,
+    )
   }
   if (filters.severity !== undefined) conditions.push(sql`g.severity = ${filters.severity}`)
   if (filters.minSeverity !== undefined) {

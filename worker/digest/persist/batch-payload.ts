@@ -1,6 +1,7 @@
 import { utf8Length } from '../utf8.ts'
 import type { EventRecord } from './event-record.ts'
 import { SampleBuffer, sampleSize } from './sample-buffer.ts'
+import { textSignature } from '../../issues/search-signature.ts'
 
 /**
  * One persistence batch, serialised: the JSON parameters its statements expand with `dialect.jsonRecords`.
@@ -242,7 +243,13 @@ function issueRow(r: EventRecord, first = r.occurredAt, last = r.occurredAt): st
     ltype: r.logType,
     channel: r.channel,
     module_id: r.moduleId,
+    // The search signature of the row's text (migration 0021; read on SQLite only, where the schema keeps it).
+    ...signatureFields(textSignature({ title: r.title, message: r.message, exceptionClass: r.exceptionClass, sourceFrame: r.sourceFrame })),
   })
+}
+
+function signatureFields(words: readonly number[]): Record<string, number> {
+  return Object.fromEntries(words.map((word, index) => [`s${index}`, word]))
 }
 
 /** Issue rows of the latest samples, in JSON arrays of at most `maxBytes` each. */

@@ -5,6 +5,7 @@ import type { AppScope } from '../../apps/app-scope.ts'
 import { isAliased, resolvedFingerprint } from '../../issues/fingerprint-aliases.ts'
 import { heatWeightsJson } from '../../issues/issue-heat.ts'
 import { applyTagRules } from '../../tags/tag-rules.ts'
+import { SIGNATURE_COLUMNS, signatureRewrite } from '../../issues/search-signature.ts'
 import { EVENT_ROW_COLUMNS, type BatchPayload } from './batch-payload.ts'
 
 /** The history note of the one automatic transition (reference §2.6 step 4). */
@@ -57,7 +58,7 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
       statements.push({
         sql: d.insertIgnore(
           G,
-          ISSUE_INSERT_COLUMNS,
+          issueInsertColumns(d),
           // A merged issue's fingerprint is no new issue: its events go to the merge target (fingerprint-aliases.ts).
           `${issueRowsSelect(d, payload.groupsJson.length)} WHERE NOT EXISTS (SELECT 1 FROM ${G} g WHERE g.fingerprint = j.fp) AND NOT ${isAliased(t, 'j.fp')}`,
           ['fingerprint'],
@@ -149,14 +150,23 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
 
 const ISSUE_INSERT_COLUMNS = ['fingerprint', 'severity', 'environment', 'title', 'exception_class', 'source_frame', 'count', 'first_seen', 'last_seen', 'sample_message', 'sample_stack', 'sample_context', 'created_at', 'log_type', 'channel', 'module_id', 'origin', 'kind']
 
-/** `SELECT` of `ISSUE_INSERT_COLUMNS` from issue rows (arguments: `now`, then `parameters` JSON arrays). */
+/** The issue columns an issue row writes: with the search signature where the schema keeps one (migration 0021). */
+function issueInsertColumns(d: Dialect): string[] {
+  return d.searchSignature ? [...ISSUE_INSERT_COLUMNS, ...SIGNATURE_COLUMNS] : ISSUE_INSERT_COLUMNS
+}
+
+/** `SELECT` of `issueInsertColumns` from issue rows (arguments: `now`, then `parameters` JSON arrays). */
 function issueRowsSelect(d: Dialect, parameters = 1): string {
+  const words = d.searchSignature ? SIGNATURE_COLUMNS.map((_, word) => `s${word}`) : []
   const rows = d.jsonRecords(
-    { fp: 'text', sev: 'text', env: 'text', title: 'text', cls: 'text', frame: 'text', first_ts: 'text', last_ts: 'text', msg: 'text', stack: 'text', ctx: 'text', ltype: 'text', channel: 'text', module_id: 'integer' },
+    {
+      fp: 'text', sev: 'text', env: 'text', title: 'text', cls: 'text', frame: 'text', first_ts: 'text', last_ts: 'text', msg: 'text', stack: 'text', ctx: 'text', ltype: 'text', channel: 'text', module_id: 'integer',
+      ...Object.fromEntries(words.map((word) => [word, 'integer' as const])),
+    },
     'j',
     parameters,
   )
-  return `SELECT j.fp, j.sev, j.env, j.title, j.cls, j.frame, 0, j.first_ts, j.last_ts, j.msg, j.stack, j.ctx, ${d.castText('?')}, j.ltype, j.channel, j.module_id, 'ingested', 'error'
+  return `SELECT j.fp, j.sev, j.env, j.title, j.cls, j.frame, 0, j.first_ts, j.last_ts, j.msg, j.stack, j.ctx, ${d.castText('?')}, j.ltype, j.channel, j.module_id, 'ingested', 'error'${words.map((word) => `, j.${word}`).join('')}
     FROM ${rows}`
 }
 
@@ -172,14 +182,20 @@ function sampleStatements(scope: AppScope, chunks: readonly string[], target: Ba
   const d = scope.db.dialect
   const G = scope.t.groups
   const overwrite = ['environment', 'title', 'source_frame', 'sample_message', 'sample_stack', 'sample_context', 'channel']
+  const changed = overwrite.map((column) => d.isDistinct(`${G}.${column}`, d.incoming(column)))
   const sql = d.upsert(
     G,
-    ISSUE_INSERT_COLUMNS,
+    issueInsertColumns(d),
     // Events of a merged issue's fingerprint never re-create it nor rewrite the merge target's sample.
     `${issueRowsSelect(d)} WHERE NOT ${isAliased(scope.t, 'j.fp')}`,
     ['fingerprint'],
-    Object.fromEntries(overwrite.map((column) => [column, d.incoming(column)])),
-    overwrite.map((column) => d.isDistinct(`${G}.${column}`, d.incoming(column))).join(' OR '),
+    {
+      ...Object.fromEntries(overwrite.map((column) => [column, d.incoming(column)])),
+      // The new text's signature (search-signature.ts); an issue still without one (-1) gets it even when its
+      // sample is unchanged.
+      ...(d.searchSignature ? signatureRewrite(G, d.incoming, `${G}.exception_class IS ${d.incoming('exception_class')}`) : {}),
+    },
+    [...changed, ...(d.searchSignature ? [`${G}.${SIGNATURE_COLUMNS[0]} = -1`] : [])].join(' OR '),
   )
   return chunks.map((json) => ({ sql, args: [target.now, json] }))
 }

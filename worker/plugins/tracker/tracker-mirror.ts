@@ -5,6 +5,7 @@ import type { AppScope } from '../../apps/app-scope.ts'
 import { nameKey } from '../../tags/tag-queries.ts'
 import { toTimestamp } from '../../time.ts'
 import type { ExternalIssue } from './tracker.ts'
+import { SIGNATURE_COLUMNS, signatureRewrite, textSignature } from '../../issues/search-signature.ts'
 
 /** Reference §4.5: titles are cut at 500 characters; descriptions kept to 8 KB so a page stays well under D1's 1 MB per bound string. */
 const TITLE_MAX = 500
@@ -40,9 +41,7 @@ export async function mirrorStatements(scope: AppScope, provider: TrackerProvide
     issues.map(async (issue) => ({
       fp: await mirrorFingerprint(provider, issue.id),
       id: issue.id,
-      identifier: issue.identifier.slice(0, 255),
-      title: (issue.title.trim() || issue.identifier).slice(0, TITLE_MAX),
-      message: (issue.description?.trim() || issue.title).slice(0, MESSAGE_MAX),
+      ...searchedFields(issue),
       severity: issue.severity,
       status: issue.status,
       state: issue.state.slice(0, 255),
@@ -69,8 +68,12 @@ export async function mirrorStatements(scope: AppScope, provider: TrackerProvide
   const page = JSON.stringify(rows)
   const tagJson = JSON.stringify([...labels.values()])
   const attachJson = JSON.stringify(attachments)
+  const signatureWords = d.searchSignature ? SIGNATURE_COLUMNS.map((_, word) => `s${word}`) : []
   const records = d.jsonRecords(
-    { fp: 'text', id: 'text', identifier: 'text', title: 'text', message: 'text', severity: 'text', status: 'text', state: 'text', url: 'text', channel: 'text', assignee: 'text', first_seen: 'text', last_seen: 'text', context: 'text', note: 'text' },
+    {
+      fp: 'text', id: 'text', identifier: 'text', title: 'text', message: 'text', severity: 'text', status: 'text', state: 'text', url: 'text', channel: 'text', assignee: 'text', first_seen: 'text', last_seen: 'text', context: 'text', note: 'text',
+      ...Object.fromEntries(signatureWords.map((word) => [word, 'integer' as const])),
+    },
     'j',
   )
   const fps = `SELECT j.fp FROM ${d.jsonRecords({ fp: 'text' }, 'j')}`
@@ -82,13 +85,17 @@ export async function mirrorStatements(scope: AppScope, provider: TrackerProvide
     {
       sql: d.upsert(
         t.groups,
-        ['fingerprint', 'severity', 'environment', 'title', 'source_frame', 'count', 'first_seen', 'last_seen', 'sample_message', 'sample_context', 'created_at', 'status', 'status_updated_at', 'log_type', 'channel', 'origin', 'kind', 'external_source', 'external_id', 'external_url', 'assignee'],
-        `SELECT j.fp, j.severity, ${text('?')}, j.title, j.identifier, 0, j.first_seen, j.last_seen, j.message, j.context, ${text('?')}, j.status, ${text('?')}, ${text('?')}, j.channel, ${text('?')}, 'issue', ${text('?')}, j.id, j.url, j.assignee
+        ['fingerprint', 'severity', 'environment', 'title', 'source_frame', 'count', 'first_seen', 'last_seen', 'sample_message', 'sample_context', 'created_at', 'status', 'status_updated_at', 'log_type', 'channel', 'origin', 'kind', 'external_source', 'external_id', 'external_url', 'assignee', ...SIGNATURE_COLUMNS.slice(0, signatureWords.length)],
+        `SELECT j.fp, j.severity, ${text('?')}, j.title, j.identifier, 0, j.first_seen, j.last_seen, j.message, j.context, ${text('?')}, j.status, ${text('?')}, ${text('?')}, j.channel, ${text('?')}, 'issue', ${text('?')}, j.id, j.url, j.assignee${signatureWords.map((word) => `, j.${word}`).join('')}
          FROM ${records}
          WHERE NOT EXISTS (SELECT 1 FROM ${t.trackerLinks} l WHERE l.provider = ? AND l.external_id = j.id AND l.via = 'push')`,
         ['fingerprint'],
         // Never `status`: the local workflow is the authority (reference §4.5).
-        incoming(['severity', 'title', 'source_frame', 'last_seen', 'sample_message', 'sample_context', 'channel', 'external_url', 'assignee']),
+        {
+          ...incoming(['severity', 'title', 'source_frame', 'last_seen', 'sample_message', 'sample_context', 'channel', 'external_url', 'assignee']),
+          // A mirror has no exception class; were the row to hold one, its signature would not describe it.
+          ...(d.searchSignature ? signatureRewrite(t.groups, d.incoming, `${t.groups}.exception_class IS NULL`) : {}),
+        },
       ),
       args: [provider, at, at, provider, provider, provider, page, provider],
     },
@@ -147,4 +154,16 @@ export async function mirrorStatements(scope: AppScope, provider: TrackerProvide
 function timestamp(iso: string, fallback: Date): string {
   const date = new Date(iso)
   return toTimestamp(Number.isNaN(date.getTime()) ? fallback : date)
+}
+
+/**
+ * A mirror's searched text (its identifier is the source frame), with its search signature (migration 0021:
+ * `s0` … `s4`, read where the schema keeps one).
+ */
+function searchedFields(issue: ExternalIssue) {
+  const identifier = issue.identifier.slice(0, 255)
+  const title = (issue.title.trim() || issue.identifier).slice(0, TITLE_MAX)
+  const message = (issue.description?.trim() || issue.title).slice(0, MESSAGE_MAX)
+  const signature = textSignature({ title, message, exceptionClass: null, sourceFrame: identifier })
+  return { identifier, title, message, ...Object.fromEntries(signature.map((word, index) => [`s${index}`, word])) }
 }

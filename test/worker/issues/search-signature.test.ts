@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { wrapDriver } from '../../../drivers/wrap-driver.ts'
+import { LOCAL_ACTOR } from '../../../worker/actor.ts'
+import { parseLog } from '../../../worker/digest/parse-log.ts'
+import { toEventRecords } from '../../../worker/digest/persist/event-record.ts'
+import { persistEvents } from '../../../worker/digest/persist/persist-events.ts'
+import { createManualIssue } from '../../../worker/issues/create-issue.ts'
+import { backfillSearchSignatures } from '../../../worker/issues/search-signature-backfill.ts'
+import { needleMask, SIGNATURE_COLUMNS, signatureRewrite, textSignature, type SearchedText } from '../../../worker/issues/search-signature.ts'
+import { mirrorStatements } from '../../../worker/plugins/tracker/tracker-mirror.ts'
+import { TARGETS } from '../../drivers/driver-targets.ts'
+import { migratedScope, type MigratedScope } from '../digest/persist/migrated-scope.ts'
+import { recordedSearch } from './recorded-search.ts'
+
+const HALF = 2 ** 26
+/** Whether a stored signature holds every bit of a mask (the SQL's `(~word & mask) = 0`), in exact 26-bit halves. */
+function holds(signature: readonly number[], mask: readonly number[]): boolean {
+  return mask.every((word, index) => {
+    const stored = signature[index]!
+    if (stored === -1) return true
+    const high = (value: number) => Math.floor(value / HALF)
+    return (high(word) & ~high(stored)) === 0 && (word % HALF & ~(stored % HALF)) === 0
+  })
+}
+
+/** A small deterministic generator (mulberry32), so a failure names a reproducible case. */
+function random(seed: number): () => number {
+  let state = seed
+  return () => {
+    state = (state + 0x6d2b79f5) | 0
+    let value = Math.imul(state ^ (state >>> 15), 1 | state)
+    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+// ASCII of both cases, digits, punctuation, the two characters whose Unicode lower case is ASCII, accented
+// letters, a CJK character and an astral one (a surrogate pair).
+const ALPHABET = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .:/\\_-()[]{}\'"', '\u212a', '\u0130', 'é', 'É', 'ß', '中', '😀']
+
+function randomText(next: () => number, length: number): string {
+  let text = ''
+  for (let i = 0; i < length; i++) text += ALPHABET[Math.floor(next() * ALPHABET.length)]
+  return text
+}
+
+/** `text` with its ASCII letters' case flipped at random: what SQLite's `lower()` makes equal. */
+function recase(next: () => number, text: string): string {
+  return [...text].map((c) => (/[a-z]/i.test(c) && next() < 0.5 ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join('')
+}
+
+describe('search signature', () => {
+  it('every needle found in a column of the text (ASCII case aside) has its mask in the text\'s signature', () => {
+    const next = random(18)
+    for (let round = 0; round < 3000; round++) {
+      const columns = [randomText(next, 1 + Math.floor(next() * 300)), randomText(next, Math.floor(next() * 60)), randomText(next, Math.floor(next() * 20))]
+      const text: SearchedText = { title: columns[0]!, message: columns[1]!, exceptionClass: null, sourceFrame: columns[2]! }
+      const signature = textSignature(text)
+      const column = [...columns[Math.floor(next() * 3)]!]
+      const start = Math.floor(next() * column.length)
+      const needle = recase(next, column.slice(start, start + 3 + Math.floor(next() * 30)).join(''))
+      const mask = needleMask(needle)
+      if (mask === null) expect([...needle].length).toBeLessThan(3)
+      else expect(holds(signature, mask), JSON.stringify({ text, needle })).toBe(true)
+    }
+  })
+
+  it('folds ASCII case, KELVIN SIGN and I WITH DOT ABOVE to their letters; a needle under three characters has no mask', () => {
+    expect(needleMask('DeadLock')).toEqual(needleMask('deadlock'))
+    expect(needleMask('\u212aelvin')).toEqual(needleMask('kelvin'))
+    expect(needleMask('\u0130d')).toEqual(needleMask('id'))
+    // Every other non-ASCII character is one class: equal under any lower().
+    expect(needleMask('aÉb')).toEqual(needleMask('aéb'))
+    expect(needleMask('a😀b')).toEqual(needleMask('a中b'))
+    expect(needleMask('ab')).toBeNull()
+    expect(needleMask('a😀')).toBeNull()
+    expect(needleMask('abc')).not.toBeNull()
+    // No trigram spans two columns.
+    expect(holds(textSignature({ title: 'dead', message: 'lock', exceptionClass: null, sourceFrame: null }), needleMask('deadlock')!)).toBe(false)
+  })
+
+  it('words stay below 2^52, and no trigram sets the last word\'s top bit (the written bit)', () => {
+    const next = random(7)
+    for (let round = 0; round < 200; round++) {
+      const words = textSignature({ title: randomText(next, 2000), message: null, exceptionClass: null, sourceFrame: null })
+      expect(words).toHaveLength(SIGNATURE_COLUMNS.length)
+      for (const word of words) expect(Number.isSafeInteger(word) && word >= 0 && word < 2 ** 52).toBe(true)
+      expect(words[4]!).toBeLessThan(2 ** 51)
+    }
+  })
+
+  it('admits few texts that do not hold the needle: 2,000 log messages, a word none of them holds', () => {
+    const next = random(3)
+    const words = ['order', 'payment', 'failed', 'timeout', 'user', 'request', 'id', 'cache', 'queue', 'retry', 'connection', 'refused', 'GET', '/api/v1/orders', 'Exception', 'at', 'line']
+    let admitted = 0
+    for (let i = 0; i < 2000; i++) {
+      let message = ''
+      while (message.length < 200) message += `${words[Math.floor(next() * words.length)]} ${Math.floor(next() * 100000)} `
+      const signature = textSignature({ title: message.slice(0, 80), message, exceptionClass: 'App\\Exceptions\\OrderException', sourceFrame: 'app/Services/OrderService.php:42' })
+      if (holds(signature, needleMask('deadlock')!)) admitted++
+    }
+    expect(admitted).toBeLessThan(100)
+  })
+})
+
+const sqliteTargets = TARGETS.filter((target) => target === 'd1' || target === 'libsql')
+
+describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeout: 60_000 }, (target) => {
+  let m: MigratedScope
+  let fileId: number
+  const now = '2026-10-01 00:00:00'
+  const stored = async (where: string, args: (string | number)[] = []) => {
+    const rows = await m.rows<Record<string, unknown>>(
+      `SELECT title, sample_message, exception_class, source_frame, ${SIGNATURE_COLUMNS.join(', ')} FROM ${m.scope.t.groups} WHERE ${where} ORDER BY id`,
+      args,
+    )
+    return rows.map((row) => ({
+      text: { title: row.title as string | null, message: row.sample_message as string | null, exceptionClass: row.exception_class as string | null, sourceFrame: row.source_frame as string | null },
+      words: SIGNATURE_COLUMNS.map((column) => Number(row[column])),
+    }))
+  }
+  /** The words as written by a writer: the last word's written bit may be set (it flips on each rewrite). */
+  const trigramWords = (words: readonly number[]) => words.map((word, index) => (index === 4 && word >= 2 ** 51 ? word - 2 ** 51 : word))
+  const found = async (q: string) => (await recordedSearch(m, { q }, 'newest')).page.items.map((item) => item.title)
+
+  beforeAll(async () => {
+    m = await migratedScope(target, 'sig')
+    const { t } = m.scope
+    await m.scope.db.batch([
+      { sql: `INSERT INTO ${t.sourceFiles} (path, size, created_at) VALUES ('processed/x/laravel.log', 0, ?)`, args: [now] },
+      { sql: `INSERT INTO ${t.fileImports} (source_file_id, updated_at) SELECT id, ? FROM ${t.sourceFiles}`, args: [now] },
+    ])
+    fileId = Number((await m.rows<{ id: number }>(`SELECT id FROM ${t.sourceFiles}`))[0]!.id)
+  })
+  afterAll(() => m.close())
+
+  it('the engine\'s lower() folds ASCII only, which the signature\'s folding relies on', async () => {
+    expect(await m.rows(`SELECT lower(?) AS folded`, ['AÉ\u212a\u0130ZÀ'])).toEqual([{ folded: 'aÉ\u212a\u0130zÀ' }])
+  })
+
+  it('the digest stores each issue\'s signature and rewrites it with the sample; q finds the issue by any part of its text', async () => {
+    const log = (message: string, second: number) => `[2026-10-01 00:00:0${second}] production.ERROR: ${message} {"exception":"[object] (App\\\\Exceptions\\\\LedgerMismatch(code: 0): ${message} at /app/Ledger.php:77)"}\n`
+    const persist = async (text: string, offset: number, batch: string) => {
+      const parsed = parseLog(new TextEncoder().encode(text), { fileName: 'laravel.log', baseOffset: offset, isEndOfFile: true, fileModifiedAt: now, now })
+      await persistEvents(m.scope, await toEventRecords(parsed.events, { moduleId: null, channel: 'laravel.log' }), { sourceFileId: fileId, importBatch: batch, now })
+    }
+    const first = log('Ledger total 1041 does not balance', 1)
+    await persist(first, 0, 'run-1')
+    const [row] = await stored(`exception_class IS NOT NULL`)
+    expect(row!.text.exceptionClass).toContain('LedgerMismatch')
+    expect(row!.words).toEqual(textSignature(row!.text))
+    expect(await found('DOES NOT bal')).toEqual([row!.text.title])
+    expect(await found('ledgermismatch')).toEqual([row!.text.title])
+    // A later sample (same fingerprint: the number is normalised away) rewrites text and signature together.
+    await persist(log('Ledger total 977 does not balance', 2), new TextEncoder().encode(first).length, 'run-2')
+    const [after] = await stored(`exception_class IS NOT NULL`)
+    expect(after!.text.message).toContain('977')
+    expect(trigramWords(after!.words)).toEqual(textSignature(after!.text))
+    expect(await found('total 977')).toEqual([after!.text.title])
+    expect(await found('total 1041')).toEqual([])
+  })
+
+  it('a manual issue and a tracker mirror store theirs', async () => {
+    const manual = await createManualIssue(m.scope, { title: 'Quarterly VAT report is late', description: 'Finance asked twice', kind: 'task', severity: 'INFO', status: 'open', source_frame: 'reports/vat.ts:12' } as never, LOCAL_ACTOR, now)
+    expect(manual.issue.title).toBe('Quarterly VAT report is late')
+    const [manualRow] = await stored(`title = 'Quarterly VAT report is late'`)
+    expect(manualRow!.words).toEqual(textSignature(manualRow!.text))
+    const mirror = await mirrorStatements(m.scope, 'linear', 'Linear', [{
+      id: 'lin-1', identifier: 'ENG-42', title: 'Checkout button unresponsive', description: 'Reported by support on Safari', url: 'https://linear.app/x/issue/ENG-42',
+      severity: 'ERROR', status: 'open', state: 'Todo', labels: [], assignee: null, container: 'ENG', createdAt: '2026-09-30T10:00:00Z', updatedAt: '2026-09-30T11:00:00Z', context: {},
+    }], new Date('2026-10-01T00:00:00Z'))
+    await m.scope.db.batch(mirror.writes)
+    const [mirrorRow] = await stored(`source_frame = 'ENG-42'`)
+    expect(mirrorRow!.words).toEqual(textSignature(mirrorRow!.text))
+    expect(await found('on safari')).toEqual(['Checkout button unresponsive'])
+    expect(await found('vat.ts')).toEqual(['Quarterly VAT report is late'])
+  })
+
+  it('the signature decides which issues are tested: one that does not admit the needle is not found, an unknown one (-1) is', async () => {
+    const { t } = m.scope
+    await m.scope.db.execute({ sql: `INSERT INTO ${t.groups} (fingerprint, severity, title, count, first_seen, last_seen, created_at) VALUES ('forged', 'ERROR', 'Forged deadlock', 1, ?, ?, ?)`, args: [now, now, now] })
+    expect(await found('deadlock')).toEqual(['Forged deadlock'])
+    await m.scope.db.execute({ sql: `UPDATE ${t.groups} SET ${SIGNATURE_COLUMNS.map((column) => `${column} = 0`).join(', ')} WHERE fingerprint = 'forged'` })
+    expect(await found('deadlock')).toEqual([])
+    // A two-character needle has no trigram: every issue is tested.
+    expect(await found('dl')).toEqual(['Forged deadlock'])
+    await m.scope.db.execute({ sql: `DELETE FROM ${t.groups} WHERE fingerprint = 'forged'` })
+  })
+
+  it('a writer that changes searched text without a signature leaves the issue unknown; one that rewrites it flips the written bit', async () => {
+    const { t } = m.scope
+    const G = t.groups
+    await m.scope.db.execute({ sql: `INSERT INTO ${G} (fingerprint, severity, title, count, first_seen, last_seen, created_at) VALUES ('trig', 'ERROR', 'abc', 1, ?, ?, ?)`, args: [now, now, now] })
+    const words = textSignature({ title: 'abc', message: null, exceptionClass: null, sourceFrame: null })
+    await m.scope.db.execute({ sql: `UPDATE ${G} SET ${SIGNATURE_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE fingerprint = 'trig'`, args: words })
+    // Columns outside the searched text: the signature stays.
+    await m.scope.db.execute({ sql: `UPDATE ${G} SET count = 2, status = 'fixed' WHERE fingerprint = 'trig'` })
+    expect((await stored(`fingerprint = 'trig'`))[0]!.words).toEqual(words)
+    // The same text again: nothing changed, the signature stays.
+    await m.scope.db.execute({ sql: `UPDATE ${G} SET title = 'abc' WHERE fingerprint = 'trig'` })
+    expect((await stored(`fingerprint = 'trig'`))[0]!.words).toEqual(words)
+    // New text that sets the same trigram bits (a message under three characters has none), the signature
+    // untouched: the row cannot tell it from a writer that forgot the signature, so it becomes unknown.
+    await m.scope.db.execute({ sql: `UPDATE ${G} SET sample_message = 'ab' WHERE fingerprint = 'trig'` })
+    expect((await stored(`fingerprint = 'trig'`))[0]!.words).toEqual([-1, -1, -1, -1, -1])
+    // An upsert that computes the new text's signature (signatureRewrite), again with the same bits as the old:
+    // the written bit flips, so the trigger sees a rewrite and the signature is kept.
+    await m.scope.db.execute({ sql: `UPDATE ${G} SET ${SIGNATURE_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE fingerprint = 'trig'`, args: words })
+    const same = textSignature({ title: 'abc', message: 'xy', exceptionClass: null, sourceFrame: null })
+    expect(same).toEqual(words)
+    const rewrite = signatureRewrite(G, (column) => `excluded.${column}`)
+    await m.scope.db.execute({
+      sql: `INSERT INTO ${G} (fingerprint, severity, title, sample_message, count, first_seen, last_seen, created_at, ${SIGNATURE_COLUMNS.join(', ')})
+        VALUES ('trig', 'ERROR', 'abc', 'xy', 1, ?, ?, ?, ${SIGNATURE_COLUMNS.map(() => '?').join(', ')})
+        ON CONFLICT (fingerprint) DO UPDATE SET sample_message = excluded.sample_message, ${Object.entries(rewrite).map(([column, value]) => `${column} = ${value}`).join(', ')}`,
+      args: [now, now, now, ...same],
+    })
+    const rewritten = (await stored(`fingerprint = 'trig'`))[0]!
+    expect(rewritten.text.message).toBe('xy')
+    expect(rewritten.words).toEqual([...words.slice(0, 4), words[4]! + 2 ** 51])
+    expect(trigramWords(rewritten.words)).toEqual(words)
+    await m.scope.db.execute({ sql: `DELETE FROM ${G} WHERE fingerprint = 'trig'` })
+  })
+
+  it('the scheduled backfill computes unknown signatures, and skips an issue whose text changed since it was read', async () => {
+    const { t } = m.scope
+    const G = t.groups
+    const rows = Array.from({ length: 5 }, (_, i) => ({
+      sql: `INSERT INTO ${G} (fingerprint, severity, title, sample_message, exception_class, source_frame, count, first_seen, last_seen, created_at) VALUES (?, 'ERROR', ?, ?, ?, ?, 1, ?, ?, ?)`,
+      args: [`old-${i}`, `Legacy issue ${i}`, i === 2 ? null : `Stack overflow in worker ${i} 😀`, i % 2 ? 'RuntimeError' : null, `src/legacy${i}.py:1`, now, now, now],
+    }))
+    await m.scope.db.batch(rows)
+    expect((await stored(`fingerprint LIKE 'old-%'`)).map((row) => row.words[0])).toEqual([-1, -1, -1, -1, -1])
+    // While the backfill computes, another writer changes one issue's text (leaving it unknown).
+    const racing = wrapDriver(m.scope.db, async (call, proceed) => {
+      const result = await proceed()
+      if (call.kind === 'execute' && call.statements[0]!.sql.trimStart().startsWith('SELECT')) {
+        await m.scope.db.execute({ sql: `UPDATE ${G} SET title = 'Renamed legacy issue' WHERE fingerprint = 'old-3'` })
+      }
+      return result
+    })
+    expect(await backfillSearchSignatures({ ...m.scope, db: racing })).toBe(5)
+    const after = await stored(`fingerprint LIKE 'old-%'`)
+    for (const [i, row] of after.entries()) {
+      if (i === 3) expect(row.words).toEqual([-1, -1, -1, -1, -1])
+      else expect(row.words).toEqual(textSignature(row.text))
+    }
+    // The next run computes it from its new text; then none is left.
+    expect(await backfillSearchSignatures(m.scope)).toBe(1)
+    const renamed = (await stored(`fingerprint = 'old-3'`))[0]!
+    expect(renamed.text.title).toBe('Renamed legacy issue')
+    expect(renamed.words).toEqual(textSignature(renamed.text))
+    expect(await backfillSearchSignatures(m.scope)).toBe(0)
+    expect(await found('overflow in worker 4')).toEqual(['Legacy issue 4'])
+    expect((await found('runtimeerr')).sort()).toEqual(['Legacy issue 1', 'Renamed legacy issue'])
+  })
+})

@@ -1,0 +1,138 @@
+import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
+
+/**
+ * The trigram signature of an issue's searched text (migration 0021, SQLite): which of 260 bits its trigrams set,
+ * kept in five integer columns of 52 bits each (the last bit flips on every rewrite, below) (`search_sig0` … `search_sig4`; 52 bits so that every word is an
+ * exact JavaScript number and an exact SQLite integer). A `q` needle's own trigrams give a mask, and only issues
+ * whose signature holds every bit of it can contain the needle: the search reads the signatures' covering index
+ * and tests the text of those issues alone, instead of reading every issue (issue 18; docs/performance.md
+ * "Search: trigram signatures").
+ *
+ * It is a pre-filter, never the test: the exact substring test (`containsCi`) still decides, so a signature may
+ * claim too much but must never claim too little. `UNKNOWN_SIGNATURE` (every bit set, stored as -1) claims
+ * everything: the columns' default, so a row written by code that does not compute one is still found.
+ *
+ * Folding. `containsCi` on SQLite is `instr(lower(text), lower(needle))`, and SQLite's `lower()` folds ASCII
+ * only (asserted per engine in test/drivers/conformance.test.ts): two characters are equal under it only when
+ * both are ASCII with the same lower case, or identical. `fold` maps every character to its ASCII lower case,
+ * and every other character to one class (128), so equal characters always fold equal, and a needle found in a
+ * text has each of its trigrams among the text's. The two characters whose Unicode lower case is ASCII (KELVIN
+ * SIGN → k, LATIN CAPITAL I WITH DOT ABOVE → i) fold to that letter, which keeps the same guarantee under a
+ * Unicode `lower()` with one-to-one mappings too.
+ */
+
+export const SIGNATURE_WORDS = 5
+const WORD_BITS = 52
+/** Bits a trigram can set: all but the last word's top bit, which is `WRITTEN_BIT`. */
+const TRIGRAM_BITS = SIGNATURE_WORDS * WORD_BITS - 1
+/**
+ * The last word's top bit: no trigram's. A writer that computes a signature on UPDATE flips it, so the stored
+ * words always change and migration 0021's trigger (which marks a row whose text changed under unchanged words
+ * as unknown) never mistakes it for a writer that left the signature behind.
+ */
+const WRITTEN_BIT = 2 ** (WORD_BITS - 1)
+/** Every bit set: matches every mask. Stored as -1 (all 64 bits), the columns' default. */
+export const UNKNOWN_SIGNATURE: readonly number[] = Object.freeze(Array.from({ length: SIGNATURE_WORDS }, () => -1))
+
+/** The columns of the signature, in word order. */
+export const SIGNATURE_COLUMNS: readonly string[] = Array.from({ length: SIGNATURE_WORDS }, (_, word) => `search_sig${word}`)
+
+/** The searched columns of an issue row (`q`'s own columns; module names and file paths are matched apart). */
+export interface SearchedText {
+  readonly title: string | null
+  readonly message: string | null
+  readonly exceptionClass: string | null
+  readonly sourceFrame: string | null
+}
+
+const KELVIN_SIGN = 0x212a
+const CAPITAL_I_WITH_DOT = 0x130
+
+function fold(codePoint: number): number {
+  if (codePoint >= 65 && codePoint <= 90) return codePoint + 32
+  if (codePoint < 128) return codePoint
+  if (codePoint === KELVIN_SIGN) return 107
+  if (codePoint === CAPITAL_I_WITH_DOT) return 105
+  return 128
+}
+
+/** A trigram's bit: the top bits of a multiplicative hash of its three folded characters (each 0…128). */
+function trigramBit(a: number, b: number, c: number): number {
+  const key = (a * 129 + b) * 129 + c
+  return Math.floor(((Math.imul(key, 0x9e3779b1) >>> 0) * TRIGRAM_BITS) / 4294967296)
+}
+
+/**
+ * Sets the bits of one text's trigrams in `bits` (one byte per bit). Characters are code points, as SQLite's
+ * `instr` counts them: a surrogate pair is one (folded to 128, as a lone surrogate is).
+ */
+function addTrigrams(text: string, bits: Uint8Array): void {
+  let first = -1
+  let second = -1
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index)
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(index + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) index++
+    }
+    const third = fold(unit)
+    if (first >= 0) bits[trigramBit(first, second, third)] = 1
+    first = second
+    second = third
+  }
+}
+
+function toWords(bits: Uint8Array): number[] {
+  const words = new Array<number>(SIGNATURE_WORDS).fill(0)
+  for (let bit = 0; bit < TRIGRAM_BITS; bit++) {
+    if (bits[bit]) words[Math.floor(bit / WORD_BITS)]! += 2 ** (bit % WORD_BITS)
+  }
+  return words
+}
+
+/** The signature of an issue's searched text: the union of each column's trigrams (none spans two columns). */
+export function textSignature(text: SearchedText): number[] {
+  const bits = new Uint8Array(TRIGRAM_BITS)
+  for (const value of [text.title, text.message, text.exceptionClass, text.sourceFrame]) {
+    if (value) addTrigrams(value, bits)
+  }
+  return toWords(bits)
+}
+
+/**
+ * The mask of a needle, or null when it has no trigram (under three characters): such a needle cannot narrow
+ * the search, which then tests every issue.
+ */
+export function needleMask(needle: string): number[] | null {
+  const bits = new Uint8Array(TRIGRAM_BITS)
+  addTrigrams(needle, bits)
+  return bits.includes(1) ? toWords(bits) : null
+}
+
+
+/**
+ * The SQL assignments of an upsert's conflict branch that store the incoming signature (`incoming(column)`:
+ * the dialect's reference to the proposed row) over the row's own (`table.column`), flipping the written bit.
+ * SQLite has no XOR: `bit - (old & bit)` is the flipped bit (an unknown row, -1, has it set: it becomes 0).
+ * `keptTextSame`: a condition under which the incoming signature describes the row's text after the update — an
+ * upsert that keeps a searched column of the row (the digest keeps `exception_class`) names it here; otherwise
+ * the row becomes unknown rather than hold a signature of text it does not have.
+ */
+export function signatureRewrite(table: string, incoming: (column: string) => string, keptTextSame?: string): Record<string, string> {
+  const last = SIGNATURE_COLUMNS.length - 1
+  return Object.fromEntries(
+    SIGNATURE_COLUMNS.map((column, word) => {
+      const value = word === last ? `${incoming(column)} + (${WRITTEN_BIT} - (${table}.${column} & ${WRITTEN_BIT}))` : incoming(column)
+      return [column, keptTextSame ? `CASE WHEN ${keptTextSame} THEN ${value} ELSE -1 END` : value]
+    }),
+  )
+}
+
+/**
+ * The ids of the issues whose signature holds every bit of `mask`: a scan of the signatures' covering index
+ * (`groups_search_sig`), one `(~word & mask) = 0` per word the mask uses. Unknown rows (-1) always pass.
+ */
+export function signatureCandidates(table: string, alias: string, mask: readonly number[]): Fragment {
+  const tests = mask.flatMap((word, index) => (word === 0 ? [] : [new Fragment(`(~${alias}.${SIGNATURE_COLUMNS[index]} & ?) = 0`, [word])]))
+  return sql`SELECT ${raw(`${alias}.id FROM ${table} ${alias}`)} WHERE ${join(tests, ' AND ')}`
+}
