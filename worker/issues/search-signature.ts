@@ -48,23 +48,21 @@ export interface SearchedText {
 const KELVIN_SIGN = 0x212a
 const CAPITAL_I_WITH_DOT = 0x130
 
-function fold(codePoint: number): number {
-  if (codePoint >= 65 && codePoint <= 90) return codePoint + 32
-  if (codePoint < 128) return codePoint
-  if (codePoint === KELVIN_SIGN) return 107
-  if (codePoint === CAPITAL_I_WITH_DOT) return 105
-  return 128
-}
+/** ASCII folded to its lower case: SQLite's `lower()`. */
+const ASCII_FOLD = Uint8Array.from({ length: 128 }, (_, code) => (code >= 65 && code <= 90 ? code + 32 : code))
 
-/** A trigram's bit: the top bits of a multiplicative hash of its three folded characters (each 0…128). */
-function trigramBit(a: number, b: number, c: number): number {
-  const key = (a * 129 + b) * 129 + c
-  return Math.floor(((Math.imul(key, 0x9e3779b1) >>> 0) * TRIGRAM_BITS) / 4294967296)
+function fold(unit: number): number {
+  if (unit < 128) return ASCII_FOLD[unit]!
+  if (unit === KELVIN_SIGN) return 107
+  if (unit === CAPITAL_I_WITH_DOT) return 105
+  return 128
 }
 
 /**
  * Sets the bits of one text's trigrams in `bits` (one byte per bit). Characters are code points, as SQLite's
- * `instr` counts them: a surrogate pair is one (folded to 128, as a lone surrogate is).
+ * `instr` counts them: a surrogate pair is one (folded to 128, as a lone surrogate is). A trigram's bit is the
+ * top bits of a multiplicative hash of its three folded characters (each 0…128), scaled to `TRIGRAM_BITS`.
+ * Runs for every issue row an import writes: a table lookup per ASCII character, no allocation.
  */
 function addTrigrams(text: string, bits: Uint8Array): void {
   let first = -1
@@ -76,16 +74,21 @@ function addTrigrams(text: string, bits: Uint8Array): void {
       if (next >= 0xdc00 && next <= 0xdfff) index++
     }
     const third = fold(unit)
-    if (first >= 0) bits[trigramBit(first, second, third)] = 1
+    if (first >= 0) bits[Math.floor(((Math.imul((first * 129 + second) * 129 + third, 0x9e3779b1) >>> 0) * TRIGRAM_BITS) / 4294967296)] = 1
     first = second
     second = third
   }
 }
 
+/** 2^0 … 2^51: a word's bit values (a variable exponent would be a Math.pow per set bit). */
+const BIT_VALUES = Array.from({ length: WORD_BITS }, (_, bit) => 2 ** bit)
+
 function toWords(bits: Uint8Array): number[] {
-  const words = new Array<number>(SIGNATURE_WORDS).fill(0)
-  for (let bit = 0; bit < TRIGRAM_BITS; bit++) {
-    if (bits[bit]) words[Math.floor(bit / WORD_BITS)]! += 2 ** (bit % WORD_BITS)
+  const words: number[] = []
+  for (let word = 0, bit = 0; word < SIGNATURE_WORDS; word++) {
+    let value = 0
+    for (let offset = 0; offset < WORD_BITS && bit < TRIGRAM_BITS; offset++, bit++) if (bits[bit]) value += BIT_VALUES[offset]!
+    words.push(value)
   }
   return words
 }
@@ -129,10 +132,12 @@ export function signatureRewrite(table: string, incoming: (column: string) => st
 }
 
 /**
- * The ids of the issues whose signature holds every bit of `mask`: a scan of the signatures' covering index
- * (`groups_search_sig`), one `(~word & mask) = 0` per word the mask uses. Unknown rows (-1) always pass.
+ * The ids of the issues whose signature holds every bit of `mask`: a scan of the signatures' covering, partial
+ * index (`groups_search_sig`), one `(~word & mask) = 0` per word the mask uses. Unknown rows (-1) always pass.
  */
 export function signatureCandidates(table: string, alias: string, mask: readonly number[]): Fragment {
   const tests = mask.flatMap((word, index) => (word === 0 ? [] : [new Fragment(`(~${alias}.${SIGNATURE_COLUMNS[index]} & ?) = 0`, [word])]))
-  return sql`SELECT ${raw(`${alias}.id FROM ${table} ${alias}`)} WHERE ${join(tests, ' AND ')}`
+  // `search_sig4 >= -1` holds for every row: it is the partial index's condition (migration 0021), which only
+  // a query naming it may read.
+  return sql`SELECT ${raw(`${alias}.id FROM ${table} ${alias}`)} WHERE ${raw(`${alias}.${SIGNATURE_COLUMNS[SIGNATURE_WORDS - 1]} >= -1`)} AND ${join(tests, ' AND ')}`
 }

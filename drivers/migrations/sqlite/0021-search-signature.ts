@@ -22,7 +22,11 @@ export const application0021: Migration = {
   name: 'search-signature',
   statements: (p) => [
     ...WORDS.map((word) => `ALTER TABLE "${p}error_groups" ADD COLUMN search_sig${word} INTEGER NOT NULL DEFAULT -1`),
-    `CREATE INDEX IF NOT EXISTS "${p}groups_search_sig" ON "${p}error_groups" (${WORDS.map((word) => `search_sig${word}`).join(', ')})`,
+    // Partial, over every row (words are -1 or ≥ 0): only a query that names the condition may use it. As a
+    // plain index SQLite took it for every count that scans the issues (the narrowest covering index), whose
+    // ids it yields in random order — each probe of the issue's other rows then a random read: `source=` over
+    // 100,000 issues went from 62 to 407 ms.
+    `CREATE INDEX IF NOT EXISTS "${p}groups_search_sig" ON "${p}error_groups" (${WORDS.map((word) => `search_sig${word}`).join(', ')}) WHERE search_sig4 >= -1`,
     `CREATE TRIGGER IF NOT EXISTS "${p}groups_search_sig_stale" AFTER UPDATE OF title, sample_message, exception_class, source_frame ON "${p}error_groups"
       WHEN (new.title IS NOT old.title OR new.sample_message IS NOT old.sample_message OR new.exception_class IS NOT old.exception_class
           OR new.source_frame IS NOT old.source_frame)
