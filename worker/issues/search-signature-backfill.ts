@@ -1,11 +1,12 @@
 import { Fragment } from '../../drivers/sql.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { SIGNATURE_COLUMNS, textSignature } from './search-signature.ts'
+import { utf8Length } from '../digest/utf8.ts'
 
 /** Issues read per round: their text comes back as one JSON parameter, so a round stays far below D1's 1 MB bound string. */
 const ROWS_PER_ROUND = 200
-/** Bytes of text per round's JSON parameter, whatever the row count (samples can be long). */
-const BYTES_PER_ROUND = 400_000
+/** UTF-8 bytes of a round's JSON parameter at most: D1 takes a bound string of up to 1 MB. */
+const MAX_JSON_BYTES = 900_000
 /** Issues per call: a scheduled run does a share and the next run the rest (100,000 issues: 5 runs). */
 const ROWS_PER_CALL = 20_000
 
@@ -22,17 +23,17 @@ export async function backfillSearchSignatures(scope: AppScope, limit = ROWS_PER
   const { t, db } = scope
   const d = db.dialect
   if (!d.searchSignature) return 0
-  let written = 0
+  let computed = 0
   let after = 0
-  while (written < limit) {
+  while (computed < limit) {
     const { rows } = await db.execute({
       sql: `SELECT id, title, sample_message, exception_class, source_frame FROM ${t.groups}
-        WHERE ${SIGNATURE_COLUMNS[0]} = -1 AND id > ? ORDER BY id LIMIT ${Math.min(ROWS_PER_ROUND, limit - written)}`,
+        WHERE ${SIGNATURE_COLUMNS[0]} = -1 AND id > ? ORDER BY id LIMIT ${Math.min(ROWS_PER_ROUND, limit - computed)}`,
       args: [after],
     })
     if (rows.length === 0) break
-    const records: Record<string, unknown>[] = []
-    let bytes = 0
+    const records: string[] = []
+    let bytes = 2
     for (const row of rows) {
       const text = {
         title: nullableText(row.title),
@@ -40,12 +41,18 @@ export async function backfillSearchSignatures(scope: AppScope, limit = ROWS_PER
         exceptionClass: nullableText(row.exception_class),
         sourceFrame: nullableText(row.source_frame),
       }
-      const words = textSignature(text)
-      records.push({ id: Number(row.id), ...text, ...Object.fromEntries(words.map((word, index) => [`s${index}`, word])) })
+      const record = JSON.stringify({ id: Number(row.id), ...text, ...Object.fromEntries(textSignature(text).map((word, index) => [`s${index}`, word])) })
+      const size = utf8Length(record) + 1
+      // The round's parameter is full: this issue starts the next round.
+      if (size + 2 <= MAX_JSON_BYTES && bytes + size > MAX_JSON_BYTES) break
       after = Number(row.id)
-      bytes += (text.title?.length ?? 0) + (text.message?.length ?? 0) + (text.exceptionClass?.length ?? 0) + (text.sourceFrame?.length ?? 0)
-      if (bytes >= BYTES_PER_ROUND) break
+      computed++
+      // An issue whose text alone would outgrow the parameter stays unknown (tested by every search, as before).
+      if (size + 2 > MAX_JSON_BYTES) continue
+      records.push(record)
+      bytes += size
     }
+    if (records.length === 0) continue
     const source = d.jsonRecords(
       {
         id: 'integer', title: 'text', message: 'text', exceptionClass: 'text', sourceFrame: 'text',
@@ -58,14 +65,13 @@ export async function backfillSearchSignatures(scope: AppScope, limit = ROWS_PER
         t.groups,
         'g',
         Object.fromEntries(SIGNATURE_COLUMNS.map((column, word) => [column, `j.s${word}`])),
-        new Fragment(source, [JSON.stringify(records)]),
+        new Fragment(source, [`[${records.join(',')}]`]),
         `g.id = j.id AND g.${SIGNATURE_COLUMNS[0]} = -1 AND g.title IS j.title AND g.sample_message IS j.message
           AND g.exception_class IS j.exceptionClass AND g.source_frame IS j.sourceFrame`,
       ),
     )
-    written += records.length
   }
-  return written
+  return computed
 }
 
 function nullableText(value: unknown): string | null {

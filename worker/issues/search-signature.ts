@@ -1,24 +1,24 @@
 import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
 
 /**
- * The trigram signature of an issue's searched text (migration 0021, SQLite): which of 260 bits its trigrams set,
- * kept in five integer columns of 52 bits each (the last bit flips on every rewrite, below) (`search_sig0` … `search_sig4`; 52 bits so that every word is an
- * exact JavaScript number and an exact SQLite integer). A `q` needle's own trigrams give a mask, and only issues
- * whose signature holds every bit of it can contain the needle: the search reads the signatures' covering index
- * and tests the text of those issues alone, instead of reading every issue (issue 18; docs/performance.md
- * "Search: trigram signatures").
+ * The trigram signature of an issue's searched text (migration 0021, SQLite): which of 259 bits its trigrams
+ * set, kept in five integer columns of 52 bits each (`search_sig0` … `search_sig4`: every word an exact
+ * JavaScript number and an exact SQLite integer; the last word's top bit is `WRITTEN_BIT`). A `q` needle's own
+ * trigrams give a mask, and only issues whose signature holds every bit of it can contain the needle: the
+ * search reads the signatures' covering index and tests the text of those issues alone, instead of reading
+ * every issue (issue 18; docs/performance.md "Search: trigram signatures").
  *
  * It is a pre-filter, never the test: the exact substring test (`containsCi`) still decides, so a signature may
- * claim too much but must never claim too little. `UNKNOWN_SIGNATURE` (every bit set, stored as -1) claims
- * everything: the columns' default, so a row written by code that does not compute one is still found.
+ * claim too much but must never claim too little. -1 (every bit set), the columns' default, claims everything:
+ * a row written by code that does not compute a signature is still found.
  *
  * Folding. `containsCi` on SQLite is `instr(lower(text), lower(needle))`, and SQLite's `lower()` folds ASCII
- * only (asserted per engine in test/drivers/conformance.test.ts): two characters are equal under it only when
- * both are ASCII with the same lower case, or identical. `fold` maps every character to its ASCII lower case,
- * and every other character to one class (128), so equal characters always fold equal, and a needle found in a
- * text has each of its trigrams among the text's. The two characters whose Unicode lower case is ASCII (KELVIN
- * SIGN → k, LATIN CAPITAL I WITH DOT ABOVE → i) fold to that letter, which keeps the same guarantee under a
- * Unicode `lower()` with one-to-one mappings too.
+ * only (asserted per engine in test/worker/issues/search-signature.test.ts): two characters are equal under it
+ * only when both are ASCII with the same lower case, or identical. `fold` maps every ASCII character to its
+ * lower case and every other character to one class (128), so equal characters always fold equal, and a needle
+ * found in a text has each of its trigrams among the text's. The two characters whose Unicode lower case is
+ * ASCII (KELVIN SIGN → k, LATIN CAPITAL I WITH DOT ABOVE → i) fold to that letter, which keeps the guarantee
+ * under a Unicode `lower()` with one-to-one mappings too.
  */
 
 export const SIGNATURE_WORDS = 5
@@ -31,8 +31,6 @@ const TRIGRAM_BITS = SIGNATURE_WORDS * WORD_BITS - 1
  * as unknown) never mistakes it for a writer that left the signature behind.
  */
 const WRITTEN_BIT = 2 ** (WORD_BITS - 1)
-/** Every bit set: matches every mask. Stored as -1 (all 64 bits), the columns' default. */
-export const UNKNOWN_SIGNATURE: readonly number[] = Object.freeze(Array.from({ length: SIGNATURE_WORDS }, () => -1))
 
 /** The columns of the signature, in word order. */
 export const SIGNATURE_COLUMNS: readonly string[] = Array.from({ length: SIGNATURE_WORDS }, (_, word) => `search_sig${word}`)

@@ -6,7 +6,7 @@ const WORDS = [0, 1, 2, 3, 4]
  * Migration 0021 (application): each issue's trigram signature (worker/issues/search-signature.ts), five
  * integer columns in one covering index, so that `q` reads that index and tests only the issues whose
  * signature holds the needle's trigrams, instead of reading every issue's text (issue 18; docs/performance.md
- * "Search: trigram signatures"). A plain index: `wrangler d1 export` refuses FTS5 tables, not this.
+ * "Search: trigram signatures"). An ordinary index: `wrangler d1 export` refuses FTS5 tables, not this.
  *
  * -1 (every bit) is "unknown": it matches every needle. It is the default, so every existing issue and every
  * row written by code that does not compute a signature is still found; the scheduled maintenance computes
@@ -14,8 +14,9 @@ const WORDS = [0, 1, 2, 3, 4]
  *
  * A signature must never lag its text, or a search silently misses the issue. The trigger makes that a
  * property of the schema, not of every writer: an UPDATE that changes a searched column and leaves all five
- * words as they were marks the row unknown. Writers that compute the signature flip its written bit (search-signature.ts), so their
- * new signature always differs from the old one, even when the new text sets the same trigram bits.
+ * words as they were marks the row unknown. Writers that compute the signature flip its written bit
+ * (search-signature.ts), so their new signature always differs from the old one, even when the new text sets
+ * the same trigram bits.
  */
 export const application0021: Migration = {
   version: 21,

@@ -222,6 +222,31 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
     await m.scope.db.execute({ sql: `DELETE FROM ${G} WHERE fingerprint = 'trig'` })
   })
 
+  it('the backfill keeps each write under D1\'s 1 MB bound string, and leaves an issue too large for one unknown', async () => {
+    const { t } = m.scope
+    const G = t.groups
+    const sizes = [400_000, 400_000, 400_000, 950_000, 10]
+    await m.scope.db.batch(sizes.map((size, i) => ({
+      sql: `INSERT INTO ${G} (fingerprint, severity, title, sample_message, count, first_seen, last_seen, created_at) VALUES (?, 'ERROR', ?, ?, 1, ?, ?, ?)`,
+      args: [`big-${i}`, `Big issue ${i}`, `${'x'.repeat(size - 10)} needle ${i}`, now, now, now],
+    })))
+    const written: number[] = []
+    const recording = wrapDriver(m.scope.db, async (call, proceed) => {
+      const [statement] = call.statements
+      if (statement!.sql.trimStart().startsWith('UPDATE')) written.push(new TextEncoder().encode(String(statement!.args![0])).length)
+      return proceed()
+    })
+    expect(await backfillSearchSignatures({ ...m.scope, db: recording })).toBe(5)
+    // Two 400 KB issues fill a write; the third starts the next; the 950 KB one is left out.
+    expect(written).toHaveLength(2)
+    for (const bytes of written) expect(bytes).toBeLessThan(1_000_000)
+    const rows = await stored(`fingerprint LIKE 'big-%'`)
+    rows.forEach((row, i) => expect(row.words, `big-${i}`).toEqual(i === 3 ? [-1, -1, -1, -1, -1] : textSignature(row.text)))
+    expect(await found('needle 2')).toEqual(['Big issue 2'])
+    expect(await found('needle 3')).toEqual(['Big issue 3'])
+    await m.scope.db.execute({ sql: `DELETE FROM ${G} WHERE fingerprint LIKE 'big-%'` })
+  })
+
   it('the scheduled backfill computes unknown signatures, and skips an issue whose text changed since it was read', async () => {
     const { t } = m.scope
     const G = t.groups
