@@ -12,6 +12,8 @@ export interface Tables {
   readonly groupSources: string
   /** Which channels an issue has occurrences in: `groupSources` folded by the files' channel (migration 0018). */
   readonly groupChannels: string
+  /** Each issue's trigram signature of its searched text (SQLite only, migration 0021; search-signature.ts). */
+  readonly searchSignatures: string
   /** Occurrences per day and severity, folded in by occurrence id (migration 0004, `daily-counts.ts`). */
   readonly dailyCounts: string
   /** How far each id-folded rollup has read (`daily_counts`: the last occurrence id folded in). */
@@ -84,6 +86,7 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       groupDays: q('group_days'),
       groupSources: q('group_sources'),
       groupChannels: q('group_channels'),
+      searchSignatures: q('search_signatures'),
       dailyCounts: q('daily_counts'),
       rollups: q('rollups'),
       history: q('issue_status_history'),

@@ -24,18 +24,22 @@ export async function createManualIssue(scope: AppScope, input: ManualIssueInput
   const fingerprint = manualFingerprint()
   const context = JSON.stringify({ origin: 'manual', kind: issue.kind, module_id: issue.moduleId })
   const message = issue.description ?? issue.title
-  // The search signature where the schema keeps one (migration 0021); elsewhere no columns.
-  const signature = db.dialect.searchSignature
-    ? textSignature({ title: issue.title, message, exceptionClass: null, sourceFrame: issue.sourceFrame })
-    : []
   const statements: Statement[] = [
     {
       sql: `INSERT INTO ${t.groups} (fingerprint, severity, environment, title, source_frame, count, first_seen, last_seen,
-          sample_message, sample_context, created_at, status, status_updated_at, log_type, channel, origin, kind, module_id${SIGNATURE_COLUMNS.slice(0, signature.length).map((column) => `, ${column}`).join('')})
-        VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, 'manual', 'manual', 'manual', ?, ?${', ?'.repeat(signature.length)})`,
+          sample_message, sample_context, created_at, status, status_updated_at, log_type, channel, origin, kind, module_id)
+        VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, 'manual', 'manual', 'manual', ?, ?)`,
       args: [fingerprint, issue.severity, issue.environment, issue.title, issue.sourceFrame, now, now,
-        message, context, now, issue.status, now, issue.kind, issue.moduleId, ...signature],
+        message, context, now, issue.status, now, issue.kind, issue.moduleId],
     },
+    // Its search signature where the schema keeps one (SQLite, migration 0021: the insert's trigger made it unknown).
+    ...(db.dialect.searchSignature
+      ? [{
+          sql: `UPDATE ${t.searchSignatures} SET ${SIGNATURE_COLUMNS.map((column) => `${column} = ?`).join(', ')}
+            WHERE id = (SELECT id FROM ${t.groups} WHERE fingerprint = ?)`,
+          args: [...textSignature({ title: issue.title, message, exceptionClass: null, sourceFrame: issue.sourceFrame }), fingerprint],
+        }]
+      : []),
     {
       sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
         SELECT id, NULL, ?, ?, ?, ? FROM ${t.groups} WHERE fingerprint = ?`,

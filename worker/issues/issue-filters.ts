@@ -33,11 +33,11 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
     const test = sql`(${has('g.title', q)} OR ${has('g.sample_message', q)} OR ${has('g.exception_class', q)} OR ${has('g.source_frame', q)}
         OR g.module_id IN (${modules}) OR g.id IN (${files}))`
     // With signatures (SQLite, migration 0021), only the issues they admit, plus those of matching modules
-    // and files, are read and tested: the rowid list drives the query instead of a scan of every issue.
+    // and files, are read and tested: the id list drives the query instead of a scan of every issue.
     const mask = d.searchSignature ? needleMask(q) : null
     conditions.push(
       mask
-        ? sql`g.id IN (${signatureCandidates(t.groups, 'gsig', mask)} UNION ALL SELECT gmq.id FROM ${T('groups')} gmq WHERE gmq.module_id IN (${modules})
+        ? sql`g.id IN (${signatureCandidates(t.searchSignatures, 'gsig', mask)} UNION ALL SELECT gmq.id FROM ${T('groups')} gmq WHERE gmq.module_id IN (${modules})
             UNION ALL ${files}) AND ${test}`
         : test,
     )

@@ -1,6 +1,6 @@
 import { Fragment } from '../../drivers/sql.ts'
 import type { AppScope } from '../apps/app-scope.ts'
-import { SIGNATURE_COLUMNS, textSignature } from './search-signature.ts'
+import { SIGNATURE_COLUMNS, signatureAssignments, signatureFields, signatureFieldTypes, textSignature } from './search-signature.ts'
 import { utf8Length } from '../digest/utf8.ts'
 
 /** Issues read per round: their text comes back as one JSON parameter, so a round stays far below D1's 1 MB bound string. */
@@ -27,8 +27,8 @@ export async function backfillSearchSignatures(scope: AppScope, limit = ROWS_PER
   let after = 0
   while (computed < limit) {
     const { rows } = await db.execute({
-      sql: `SELECT id, title, sample_message, exception_class, source_frame FROM ${t.groups}
-        WHERE ${SIGNATURE_COLUMNS[0]} = -1 AND id > ? ORDER BY id LIMIT ${Math.min(ROWS_PER_ROUND, limit - computed)}`,
+      sql: `SELECT g.id, g.title, g.sample_message, g.exception_class, g.source_frame FROM ${t.searchSignatures} ss JOIN ${t.groups} g ON g.id = ss.id
+        WHERE ss.${SIGNATURE_COLUMNS[0]} = -1 AND ss.id > ? ORDER BY ss.id LIMIT ${Math.min(ROWS_PER_ROUND, limit - computed)}`,
       args: [after],
     })
     if (rows.length === 0) break
@@ -41,7 +41,7 @@ export async function backfillSearchSignatures(scope: AppScope, limit = ROWS_PER
         exceptionClass: nullableText(row.exception_class),
         sourceFrame: nullableText(row.source_frame),
       }
-      const record = JSON.stringify({ id: Number(row.id), ...text, ...Object.fromEntries(textSignature(text).map((word, index) => [`s${index}`, word])) })
+      const record = JSON.stringify({ id: Number(row.id), ...text, ...signatureFields(textSignature(text)) })
       const size = utf8Length(record) + 1
       // The round's parameter is full: this issue starts the next round.
       if (size + 2 <= MAX_JSON_BYTES && bytes + size > MAX_JSON_BYTES) break
@@ -53,21 +53,15 @@ export async function backfillSearchSignatures(scope: AppScope, limit = ROWS_PER
       bytes += size
     }
     if (records.length === 0) continue
-    const source = d.jsonRecords(
-      {
-        id: 'integer', title: 'text', message: 'text', exceptionClass: 'text', sourceFrame: 'text',
-        ...Object.fromEntries(SIGNATURE_COLUMNS.map((_, word) => [`s${word}`, 'integer' as const])),
-      },
-      'j',
-    )
+    const source = d.jsonRecords({ id: 'integer', title: 'text', message: 'text', exceptionClass: 'text', sourceFrame: 'text', ...signatureFieldTypes }, 'j')
     await db.execute(
       d.updateFrom(
-        t.groups,
-        'g',
-        Object.fromEntries(SIGNATURE_COLUMNS.map((column, word) => [column, `j.s${word}`])),
+        t.searchSignatures,
+        'ss',
+        signatureAssignments('j'),
         new Fragment(source, [`[${records.join(',')}]`]),
-        `g.id = j.id AND g.${SIGNATURE_COLUMNS[0]} = -1 AND g.title IS j.title AND g.sample_message IS j.message
-          AND g.exception_class IS j.exceptionClass AND g.source_frame IS j.sourceFrame`,
+        `ss.id = j.id AND ss.${SIGNATURE_COLUMNS[0]} = -1 AND EXISTS (SELECT 1 FROM ${t.groups} g WHERE g.id = j.id AND g.title IS j.title
+          AND g.sample_message IS j.message AND g.exception_class IS j.exceptionClass AND g.source_frame IS j.sourceFrame)`,
       ),
     )
   }

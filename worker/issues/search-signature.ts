@@ -1,16 +1,16 @@
 import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
 
 /**
- * The trigram signature of an issue's searched text (migration 0021, SQLite): which of 259 bits its trigrams
- * set, kept in five integer columns of 52 bits each (`search_sig0` … `search_sig4`: every word an exact
- * JavaScript number and an exact SQLite integer; the last word's top bit is `WRITTEN_BIT`). A `q` needle's own
- * trigrams give a mask, and only issues whose signature holds every bit of it can contain the needle: the
- * search reads the signatures' covering index and tests the text of those issues alone, instead of reading
- * every issue (issue 18; docs/performance.md "Search: trigram signatures").
+ * The trigram signature of an issue's searched text (migration 0021, SQLite): which of 260 bits its trigrams
+ * set, kept as five integer words of 52 bits each (`w0` … `w4` of `search_signatures`: every word an exact
+ * JavaScript number and an exact SQLite integer). A `q` needle's own trigrams give a mask, and only issues whose
+ * signature holds every bit of it can contain the needle: the search scans the narrow signature rows and tests
+ * the text of those issues alone, instead of reading every issue (issue 18; docs/performance.md "Search:
+ * trigram signatures").
  *
  * It is a pre-filter, never the test: the exact substring test (`containsCi`) still decides, so a signature may
- * claim too much but must never claim too little. -1 (every bit set), the columns' default, claims everything:
- * a row written by code that does not compute a signature is still found.
+ * claim too much but must never claim too little. -1 (every bit set) claims everything: the migration's triggers
+ * store it for a new issue and for one whose text changed, until its writer stores the real signature.
  *
  * Folding. `containsCi` on SQLite is `instr(lower(text), lower(needle))`, and SQLite's `lower()` folds ASCII
  * only (asserted per engine in test/worker/issues/search-signature.test.ts): two characters are equal under it
@@ -23,17 +23,10 @@ import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
 
 export const SIGNATURE_WORDS = 5
 const WORD_BITS = 52
-/** Bits a trigram can set: all but the last word's top bit, which is `WRITTEN_BIT`. */
-const TRIGRAM_BITS = SIGNATURE_WORDS * WORD_BITS - 1
-/**
- * The last word's top bit: no trigram's. A writer that computes a signature on UPDATE flips it, so the stored
- * words always change and migration 0021's trigger (which marks a row whose text changed under unchanged words
- * as unknown) never mistakes it for a writer that left the signature behind.
- */
-const WRITTEN_BIT = 2 ** (WORD_BITS - 1)
+const TRIGRAM_BITS = SIGNATURE_WORDS * WORD_BITS
 
-/** The columns of the signature, in word order. */
-export const SIGNATURE_COLUMNS: readonly string[] = Array.from({ length: SIGNATURE_WORDS }, (_, word) => `search_sig${word}`)
+/** The words' columns in `search_signatures`, in order. */
+export const SIGNATURE_COLUMNS: readonly string[] = Array.from({ length: SIGNATURE_WORDS }, (_, word) => `w${word}`)
 
 /** The searched columns of an issue row (`q`'s own columns; module names and file paths are matched apart). */
 export interface SearchedText {
@@ -112,30 +105,23 @@ export function needleMask(needle: string): number[] | null {
 
 
 /**
- * The SQL assignments of an upsert's conflict branch that store the incoming signature (`incoming(column)`:
- * the dialect's reference to the proposed row) over the row's own (`table.column`), flipping the written bit.
- * SQLite has no XOR: `bit - (old & bit)` is the flipped bit (an unknown row, -1, has it set: it becomes 0).
- * `keptTextSame`: a condition under which the incoming signature describes the row's text after the update — an
- * upsert that keeps a searched column of the row (the digest keeps `exception_class`) names it here; otherwise
- * the row becomes unknown rather than hold a signature of text it does not have.
- */
-export function signatureRewrite(table: string, incoming: (column: string) => string, keptTextSame?: string): Record<string, string> {
-  const last = SIGNATURE_COLUMNS.length - 1
-  return Object.fromEntries(
-    SIGNATURE_COLUMNS.map((column, word) => {
-      const value = word === last ? `${incoming(column)} + (${WRITTEN_BIT} - (${table}.${column} & ${WRITTEN_BIT}))` : incoming(column)
-      return [column, keptTextSame ? `CASE WHEN ${keptTextSame} THEN ${value} ELSE -1 END` : value]
-    }),
-  )
-}
-
-/**
- * The ids of the issues whose signature holds every bit of `mask`: a scan of the signatures' covering, partial
- * index (`groups_search_sig`), one `(~word & mask) = 0` per word the mask uses. Unknown rows (-1) always pass.
+ * The ids of the issues whose signature holds every bit of `mask`: a scan of the narrow signature rows, one
+ * `(~word & mask) = 0` per word the mask uses. Unknown rows (-1) always pass.
  */
 export function signatureCandidates(table: string, alias: string, mask: readonly number[]): Fragment {
   const tests = mask.flatMap((word, index) => (word === 0 ? [] : [new Fragment(`(~${alias}.${SIGNATURE_COLUMNS[index]} & ?) = 0`, [word])]))
-  // `search_sig4 >= -1` holds for every row: it is the partial index's condition (migration 0021), which only
-  // a query naming it may read.
-  return sql`SELECT ${raw(`${alias}.id FROM ${table} ${alias}`)} WHERE ${raw(`${alias}.${SIGNATURE_COLUMNS[SIGNATURE_WORDS - 1]} >= -1`)} AND ${join(tests, ' AND ')}`
+  return sql`SELECT ${raw(`${alias}.id FROM ${table} ${alias}`)} WHERE ${join(tests, ' AND ')}`
+}
+
+/** The signature as JSON fields `s0` … `s4`, as the writers' row sources read them (`signatureFieldTypes`). */
+export function signatureFields(words: readonly number[]): Record<string, number> {
+  return Object.fromEntries(words.map((word, index) => [`s${index}`, word]))
+}
+
+/** `jsonRecords` column types of `signatureFields`. */
+export const signatureFieldTypes: Readonly<Record<string, 'integer'>> = Object.fromEntries(SIGNATURE_COLUMNS.map((_, word) => [`s${word}`, 'integer']))
+
+/** `w0 = <alias>.s0, …`: the assignments that store a row source's signature fields. */
+export function signatureAssignments(alias: string): Record<string, string> {
+  return Object.fromEntries(SIGNATURE_COLUMNS.map((column, word) => [column, `${alias}.s${word}`]))
 }

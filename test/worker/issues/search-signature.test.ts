@@ -6,7 +6,7 @@ import { toEventRecords } from '../../../worker/digest/persist/event-record.ts'
 import { persistEvents } from '../../../worker/digest/persist/persist-events.ts'
 import { createManualIssue } from '../../../worker/issues/create-issue.ts'
 import { backfillSearchSignatures } from '../../../worker/issues/search-signature-backfill.ts'
-import { needleMask, SIGNATURE_COLUMNS, signatureRewrite, textSignature, type SearchedText } from '../../../worker/issues/search-signature.ts'
+import { needleMask, SIGNATURE_COLUMNS, textSignature, type SearchedText } from '../../../worker/issues/search-signature.ts'
 import { mirrorStatements } from '../../../worker/plugins/tracker/tracker-mirror.ts'
 import { TARGETS } from '../../drivers/driver-targets.ts'
 import { migratedScope, type MigratedScope } from '../digest/persist/migrated-scope.ts'
@@ -79,13 +79,12 @@ describe('search signature', () => {
     expect(holds(textSignature({ title: 'dead', message: 'lock', exceptionClass: null, sourceFrame: null }), needleMask('deadlock')!)).toBe(false)
   })
 
-  it('words stay below 2^52, and no trigram sets the last word\'s top bit (the written bit)', () => {
+  it('words stay below 2^52: exact as JavaScript numbers and as SQLite integers', () => {
     const next = random(7)
     for (let round = 0; round < 200; round++) {
       const words = textSignature({ title: randomText(next, 2000), message: null, exceptionClass: null, sourceFrame: null })
       expect(words).toHaveLength(SIGNATURE_COLUMNS.length)
       for (const word of words) expect(Number.isSafeInteger(word) && word >= 0 && word < 2 ** 52).toBe(true)
-      expect(words[4]!).toBeLessThan(2 ** 51)
     }
   })
 
@@ -110,8 +109,10 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
   let fileId: number
   const now = '2026-10-01 00:00:00'
   const stored = async (where: string, args: (string | number)[] = []) => {
+    const { t } = m.scope
     const rows = await m.rows<Record<string, unknown>>(
-      `SELECT title, sample_message, exception_class, source_frame, ${SIGNATURE_COLUMNS.join(', ')} FROM ${m.scope.t.groups} WHERE ${where} ORDER BY id`,
+      `SELECT g.title, g.sample_message, g.exception_class, g.source_frame, ${SIGNATURE_COLUMNS.map((column) => `ss.${column}`).join(', ')}
+        FROM ${t.groups} g JOIN ${t.searchSignatures} ss ON ss.id = g.id WHERE ${where} ORDER BY g.id`,
       args,
     )
     return rows.map((row) => ({
@@ -119,8 +120,12 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
       words: SIGNATURE_COLUMNS.map((column) => Number(row[column])),
     }))
   }
-  /** The words as written by a writer: the last word's written bit may be set (it flips on each rewrite). */
-  const trigramWords = (words: readonly number[]) => words.map((word, index) => (index === 4 && word >= 2 ** 51 ? word - 2 ** 51 : word))
+  const setWords = (fingerprint: string, words: readonly number[]) =>
+    m.scope.db.execute({
+      sql: `UPDATE ${m.scope.t.searchSignatures} SET ${SIGNATURE_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE id = (SELECT id FROM ${m.scope.t.groups} WHERE fingerprint = ?)`,
+      args: [...words, fingerprint],
+    })
+  const UNKNOWN = [-1, -1, -1, -1, -1]
   const found = async (q: string) => (await recordedSearch(m, { q }, 'newest')).page.items.map((item) => item.title)
 
   beforeAll(async () => {
@@ -146,16 +151,16 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
     }
     const first = log('Ledger total 1041 does not balance', 1)
     await persist(first, 0, 'run-1')
-    const [row] = await stored(`exception_class IS NOT NULL`)
+    const [row] = await stored(`g.exception_class IS NOT NULL`)
     expect(row!.text.exceptionClass).toContain('LedgerMismatch')
     expect(row!.words).toEqual(textSignature(row!.text))
     expect(await found('DOES NOT bal')).toEqual([row!.text.title])
     expect(await found('ledgermismatch')).toEqual([row!.text.title])
     // A later sample (same fingerprint: the number is normalised away) rewrites text and signature together.
     await persist(log('Ledger total 977 does not balance', 2), new TextEncoder().encode(first).length, 'run-2')
-    const [after] = await stored(`exception_class IS NOT NULL`)
+    const [after] = await stored(`g.exception_class IS NOT NULL`)
     expect(after!.text.message).toContain('977')
-    expect(trigramWords(after!.words)).toEqual(textSignature(after!.text))
+    expect(after!.words).toEqual(textSignature(after!.text))
     expect(await found('total 977')).toEqual([after!.text.title])
     expect(await found('total 1041')).toEqual([])
   })
@@ -163,14 +168,14 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
   it('a manual issue and a tracker mirror store theirs', async () => {
     const manual = await createManualIssue(m.scope, { title: 'Quarterly VAT report is late', description: 'Finance asked twice', kind: 'task', severity: 'INFO', status: 'open', source_frame: 'reports/vat.ts:12' } as never, LOCAL_ACTOR, now)
     expect(manual.issue.title).toBe('Quarterly VAT report is late')
-    const [manualRow] = await stored(`title = 'Quarterly VAT report is late'`)
+    const [manualRow] = await stored(`g.title = 'Quarterly VAT report is late'`)
     expect(manualRow!.words).toEqual(textSignature(manualRow!.text))
     const mirror = await mirrorStatements(m.scope, 'linear', 'Linear', [{
       id: 'lin-1', identifier: 'ENG-42', title: 'Checkout button unresponsive', description: 'Reported by support on Safari', url: 'https://linear.app/x/issue/ENG-42',
       severity: 'ERROR', status: 'open', state: 'Todo', labels: [], assignee: null, container: 'ENG', createdAt: '2026-09-30T10:00:00Z', updatedAt: '2026-09-30T11:00:00Z', context: {},
     }], new Date('2026-10-01T00:00:00Z'))
     await m.scope.db.batch(mirror.writes)
-    const [mirrorRow] = await stored(`source_frame = 'ENG-42'`)
+    const [mirrorRow] = await stored(`g.source_frame = 'ENG-42'`)
     expect(mirrorRow!.words).toEqual(textSignature(mirrorRow!.text))
     expect(await found('on safari')).toEqual(['Checkout button unresponsive'])
     expect(await found('vat.ts')).toEqual(['Quarterly VAT report is late'])
@@ -180,46 +185,36 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
     const { t } = m.scope
     await m.scope.db.execute({ sql: `INSERT INTO ${t.groups} (fingerprint, severity, title, count, first_seen, last_seen, created_at) VALUES ('forged', 'ERROR', 'Forged deadlock', 1, ?, ?, ?)`, args: [now, now, now] })
     expect(await found('deadlock')).toEqual(['Forged deadlock'])
-    await m.scope.db.execute({ sql: `UPDATE ${t.groups} SET ${SIGNATURE_COLUMNS.map((column) => `${column} = 0`).join(', ')} WHERE fingerprint = 'forged'` })
+    await setWords('forged', [0, 0, 0, 0, 0])
     expect(await found('deadlock')).toEqual([])
     // A two-character needle has no trigram: every issue is tested.
     expect(await found('dl')).toEqual(['Forged deadlock'])
     await m.scope.db.execute({ sql: `DELETE FROM ${t.groups} WHERE fingerprint = 'forged'` })
   })
 
-  it('a writer that changes searched text without a signature leaves the issue unknown; one that rewrites it flips the written bit', async () => {
+  it('triggers: a new issue starts unknown, a text change makes it unknown, a deleted issue takes its row along', async () => {
     const { t } = m.scope
     const G = t.groups
     await m.scope.db.execute({ sql: `INSERT INTO ${G} (fingerprint, severity, title, count, first_seen, last_seen, created_at) VALUES ('trig', 'ERROR', 'abc', 1, ?, ?, ?)`, args: [now, now, now] })
+    expect((await stored(`g.fingerprint = 'trig'`))[0]!.words).toEqual(UNKNOWN)
     const words = textSignature({ title: 'abc', message: null, exceptionClass: null, sourceFrame: null })
-    await m.scope.db.execute({ sql: `UPDATE ${G} SET ${SIGNATURE_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE fingerprint = 'trig'`, args: words })
-    // Columns outside the searched text: the signature stays.
-    await m.scope.db.execute({ sql: `UPDATE ${G} SET count = 2, status = 'fixed' WHERE fingerprint = 'trig'` })
-    expect((await stored(`fingerprint = 'trig'`))[0]!.words).toEqual(words)
-    // The same text again: nothing changed, the signature stays.
-    await m.scope.db.execute({ sql: `UPDATE ${G} SET title = 'abc' WHERE fingerprint = 'trig'` })
-    expect((await stored(`fingerprint = 'trig'`))[0]!.words).toEqual(words)
-    // New text that sets the same trigram bits (a message under three characters has none), the signature
-    // untouched: the row cannot tell it from a writer that forgot the signature, so it becomes unknown.
+    await setWords('trig', words)
+    // Columns outside the searched text, and the same text again: the signature stays.
+    await m.scope.db.execute({ sql: `UPDATE ${G} SET count = 2, status = 'fixed', title = 'abc' WHERE fingerprint = 'trig'` })
+    expect((await stored(`g.fingerprint = 'trig'`))[0]!.words).toEqual(words)
+    // New text, even one that sets the same trigram bits (a message under three characters has none): unknown,
+    // until a writer stores the new text's signature.
     await m.scope.db.execute({ sql: `UPDATE ${G} SET sample_message = 'ab' WHERE fingerprint = 'trig'` })
-    expect((await stored(`fingerprint = 'trig'`))[0]!.words).toEqual([-1, -1, -1, -1, -1])
-    // An upsert that computes the new text's signature (signatureRewrite), again with the same bits as the old:
-    // the written bit flips, so the trigger sees a rewrite and the signature is kept.
-    await m.scope.db.execute({ sql: `UPDATE ${G} SET ${SIGNATURE_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE fingerprint = 'trig'`, args: words })
-    const same = textSignature({ title: 'abc', message: 'xy', exceptionClass: null, sourceFrame: null })
-    expect(same).toEqual(words)
-    const rewrite = signatureRewrite(G, (column) => `excluded.${column}`)
-    await m.scope.db.execute({
-      sql: `INSERT INTO ${G} (fingerprint, severity, title, sample_message, count, first_seen, last_seen, created_at, ${SIGNATURE_COLUMNS.join(', ')})
-        VALUES ('trig', 'ERROR', 'abc', 'xy', 1, ?, ?, ?, ${SIGNATURE_COLUMNS.map(() => '?').join(', ')})
-        ON CONFLICT (fingerprint) DO UPDATE SET sample_message = excluded.sample_message, ${Object.entries(rewrite).map(([column, value]) => `${column} = ${value}`).join(', ')}`,
-      args: [now, now, now, ...same],
-    })
-    const rewritten = (await stored(`fingerprint = 'trig'`))[0]!
-    expect(rewritten.text.message).toBe('xy')
-    expect(rewritten.words).toEqual([...words.slice(0, 4), words[4]! + 2 ** 51])
-    expect(trigramWords(rewritten.words)).toEqual(words)
+    expect((await stored(`g.fingerprint = 'trig'`))[0]!.words).toEqual(UNKNOWN)
+    await setWords('trig', words)
+    const id = Number((await m.rows<{ id: number }>(`SELECT id FROM ${G} WHERE fingerprint = 'trig'`))[0]!.id)
     await m.scope.db.execute({ sql: `DELETE FROM ${G} WHERE fingerprint = 'trig'` })
+    expect(await m.rows(`SELECT id FROM ${t.searchSignatures} WHERE id = ?`, [id])).toEqual([])
+    // An issue that takes a deleted issue's id never inherits its signature.
+    await m.scope.db.execute({ sql: `INSERT INTO ${t.searchSignatures} (id, ${SIGNATURE_COLUMNS.join(', ')}) VALUES (?, ${SIGNATURE_COLUMNS.map(() => '?').join(', ')})`, args: [id, ...words] })
+    await m.scope.db.execute({ sql: `INSERT INTO ${G} (id, fingerprint, severity, title, count, first_seen, last_seen, created_at) VALUES (?, 'reuse', 'ERROR', 'xyz', 1, ?, ?, ?)`, args: [id, now, now, now] })
+    expect((await stored(`g.fingerprint = 'reuse'`))[0]!.words).toEqual(UNKNOWN)
+    await m.scope.db.execute({ sql: `DELETE FROM ${G} WHERE fingerprint = 'reuse'` })
   })
 
   it('the backfill keeps each write under D1\'s 1 MB bound string, and leaves an issue too large for one unknown', async () => {
@@ -240,7 +235,7 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
     // Two 400 KB issues fill a write; the third starts the next; the 950 KB one is left out.
     expect(written).toHaveLength(2)
     for (const bytes of written) expect(bytes).toBeLessThan(1_000_000)
-    const rows = await stored(`fingerprint LIKE 'big-%'`)
+    const rows = await stored(`g.fingerprint LIKE 'big-%'`)
     rows.forEach((row, i) => expect(row.words, `big-${i}`).toEqual(i === 3 ? [-1, -1, -1, -1, -1] : textSignature(row.text)))
     expect(await found('needle 2')).toEqual(['Big issue 2'])
     expect(await found('needle 3')).toEqual(['Big issue 3'])
@@ -255,7 +250,7 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
       args: [`old-${i}`, `Legacy issue ${i}`, i === 2 ? null : `Stack overflow in worker ${i} 😀`, i % 2 ? 'RuntimeError' : null, `src/legacy${i}.py:1`, now, now, now],
     }))
     await m.scope.db.batch(rows)
-    expect((await stored(`fingerprint LIKE 'old-%'`)).map((row) => row.words[0])).toEqual([-1, -1, -1, -1, -1])
+    expect((await stored(`g.fingerprint LIKE 'old-%'`)).map((row) => row.words[0])).toEqual([-1, -1, -1, -1, -1])
     // While the backfill computes, another writer changes one issue's text (leaving it unknown).
     const racing = wrapDriver(m.scope.db, async (call, proceed) => {
       const result = await proceed()
@@ -265,14 +260,14 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
       return result
     })
     expect(await backfillSearchSignatures({ ...m.scope, db: racing })).toBe(5)
-    const after = await stored(`fingerprint LIKE 'old-%'`)
+    const after = await stored(`g.fingerprint LIKE 'old-%'`)
     for (const [i, row] of after.entries()) {
       if (i === 3) expect(row.words).toEqual([-1, -1, -1, -1, -1])
       else expect(row.words).toEqual(textSignature(row.text))
     }
     // The next run computes it from its new text; then none is left.
     expect(await backfillSearchSignatures(m.scope)).toBe(1)
-    const renamed = (await stored(`fingerprint = 'old-3'`))[0]!
+    const renamed = (await stored(`g.fingerprint = 'old-3'`))[0]!
     expect(renamed.text.title).toBe('Renamed legacy issue')
     expect(renamed.words).toEqual(textSignature(renamed.text))
     expect(await backfillSearchSignatures(m.scope)).toBe(0)

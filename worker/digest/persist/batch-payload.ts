@@ -1,7 +1,7 @@
 import { utf8Length } from '../utf8.ts'
 import type { EventRecord } from './event-record.ts'
 import { SampleBuffer, sampleSize } from './sample-buffer.ts'
-import { textSignature } from '../../issues/search-signature.ts'
+import { signatureFields, textSignature } from '../../issues/search-signature.ts'
 
 /**
  * One persistence batch, serialised: the JSON parameters its statements expand with `dialect.jsonRecords`.
@@ -202,7 +202,7 @@ function commit(payload: BatchPayload, samples: SampleBuffer, out: BatchPayload[
 function shrink(record: EventRecord, maxBytes: number): EventRecord {
   let current = record
   for (let round = 0; round < 40; round++) {
-    if (utf8Length(issueRow(current)) + 2 <= maxBytes && utf8Length(eventRow(current)) + 2 <= maxBytes) return current
+    if (utf8Length(issueRow(current, current.occurredAt, current.occurredAt, true)) + 2 <= maxBytes && utf8Length(eventRow(current)) + 2 <= maxBytes) return current
     const fields = (['message', 'stack', 'context', 'preview'] as const).filter((field) => (current[field]?.length ?? 0) > 0)
     const longest = fields.sort((a, b) => (current[b]?.length ?? 0) - (current[a]?.length ?? 0))[0]
     if (longest === undefined) return current
@@ -226,8 +226,12 @@ export function eventRow(r: EventRecord): string {
   return JSON.stringify([r.fingerprint, r.exact, r.hash, r.occurredAt, r.environment, r.byteStart, r.byteEnd, r.preview])
 }
 
-/** One issue row: identity and sample of `r`, and the first/last time of the events it stands for. */
-function issueRow(r: EventRecord, first = r.occurredAt, last = r.occurredAt): string {
+/**
+ * One issue row: identity and sample of `r`, and the first/last time of the events it stands for. A sample row
+ * (the run's latest event of its issue) also carries the search signature of its text (migration 0021; read on
+ * SQLite, whose schema keeps one); an issue first inserted by an earlier batch of the run waits for it.
+ */
+function issueRow(r: EventRecord, first = r.occurredAt, last = r.occurredAt, sample = false): string {
   return JSON.stringify({
     fp: r.fingerprint,
     sev: r.severity,
@@ -243,20 +247,17 @@ function issueRow(r: EventRecord, first = r.occurredAt, last = r.occurredAt): st
     ltype: r.logType,
     channel: r.channel,
     module_id: r.moduleId,
-    // The search signature of the row's text (migration 0021; read on SQLite only, where the schema keeps it).
-    ...signatureFields(textSignature({ title: r.title, message: r.message, exceptionClass: r.exceptionClass, sourceFrame: r.sourceFrame })),
+    ...(sample ? signatureFields(textSignature({ title: r.title, message: r.message, exceptionClass: r.exceptionClass, sourceFrame: r.sourceFrame })) : {}),
   })
-}
-
-function signatureFields(words: readonly number[]): Record<string, number> {
-  return Object.fromEntries(words.map((word, index) => [`s${index}`, word]))
 }
 
 /** Issue rows of the latest samples, in JSON arrays of at most `maxBytes` each. */
 function sampleChunks(records: readonly EventRecord[], maxBytes: number): string[] {
   const rows = records.map((record) => {
-    const row = issueRow(record)
-    return rowSize(row) + 2 > maxBytes ? issueRow(shrink(record, maxBytes)) : row
+    const row = issueRow(record, record.occurredAt, record.occurredAt, true)
+    if (rowSize(row) + 2 <= maxBytes) return row
+    const shrunk = shrink(record, maxBytes)
+    return issueRow(shrunk, shrunk.occurredAt, shrunk.occurredAt, true)
   })
   return packRows(rows, rows.map(rowSize), maxBytes)
 }

@@ -5,7 +5,7 @@ import type { AppScope } from '../../apps/app-scope.ts'
 import { isAliased, resolvedFingerprint } from '../../issues/fingerprint-aliases.ts'
 import { heatWeightsJson } from '../../issues/issue-heat.ts'
 import { applyTagRules } from '../../tags/tag-rules.ts'
-import { SIGNATURE_COLUMNS, signatureRewrite } from '../../issues/search-signature.ts'
+import { SIGNATURE_COLUMNS, signatureAssignments, signatureFieldTypes } from '../../issues/search-signature.ts'
 import { EVENT_ROW_COLUMNS, type BatchPayload } from './batch-payload.ts'
 
 /** The history note of the one automatic transition (reference §2.6 step 4). */
@@ -58,7 +58,7 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
       statements.push({
         sql: d.insertIgnore(
           G,
-          issueInsertColumns(d),
+          ISSUE_INSERT_COLUMNS,
           // A merged issue's fingerprint is no new issue: its events go to the merge target (fingerprint-aliases.ts).
           `${issueRowsSelect(d, payload.groupsJson.length)} WHERE NOT EXISTS (SELECT 1 FROM ${G} g WHERE g.fingerprint = j.fp) AND NOT ${isAliased(t, 'j.fp')}`,
           ['fingerprint'],
@@ -150,23 +150,14 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
 
 const ISSUE_INSERT_COLUMNS = ['fingerprint', 'severity', 'environment', 'title', 'exception_class', 'source_frame', 'count', 'first_seen', 'last_seen', 'sample_message', 'sample_stack', 'sample_context', 'created_at', 'log_type', 'channel', 'module_id', 'origin', 'kind']
 
-/** The issue columns an issue row writes: with the search signature where the schema keeps one (migration 0021). */
-function issueInsertColumns(d: Dialect): string[] {
-  return d.searchSignature ? [...ISSUE_INSERT_COLUMNS, ...SIGNATURE_COLUMNS] : ISSUE_INSERT_COLUMNS
-}
-
-/** `SELECT` of `issueInsertColumns` from issue rows (arguments: `now`, then `parameters` JSON arrays). */
+/** `SELECT` of `ISSUE_INSERT_COLUMNS` from issue rows (arguments: `now`, then `parameters` JSON arrays). */
 function issueRowsSelect(d: Dialect, parameters = 1): string {
-  const words = d.searchSignature ? SIGNATURE_COLUMNS.map((_, word) => `s${word}`) : []
   const rows = d.jsonRecords(
-    {
-      fp: 'text', sev: 'text', env: 'text', title: 'text', cls: 'text', frame: 'text', first_ts: 'text', last_ts: 'text', msg: 'text', stack: 'text', ctx: 'text', ltype: 'text', channel: 'text', module_id: 'integer',
-      ...Object.fromEntries(words.map((word) => [word, 'integer' as const])),
-    },
+    { fp: 'text', sev: 'text', env: 'text', title: 'text', cls: 'text', frame: 'text', first_ts: 'text', last_ts: 'text', msg: 'text', stack: 'text', ctx: 'text', ltype: 'text', channel: 'text', module_id: 'integer' },
     'j',
     parameters,
   )
-  return `SELECT j.fp, j.sev, j.env, j.title, j.cls, j.frame, 0, j.first_ts, j.last_ts, j.msg, j.stack, j.ctx, ${d.castText('?')}, j.ltype, j.channel, j.module_id, 'ingested', 'error'${words.map((word) => `, j.${word}`).join('')}
+  return `SELECT j.fp, j.sev, j.env, j.title, j.cls, j.frame, 0, j.first_ts, j.last_ts, j.msg, j.stack, j.ctx, ${d.castText('?')}, j.ltype, j.channel, j.module_id, 'ingested', 'error'
     FROM ${rows}`
 }
 
@@ -182,21 +173,29 @@ function sampleStatements(scope: AppScope, chunks: readonly string[], target: Ba
   const d = scope.db.dialect
   const G = scope.t.groups
   const overwrite = ['environment', 'title', 'source_frame', 'sample_message', 'sample_stack', 'sample_context', 'channel']
-  const changed = overwrite.map((column) => d.isDistinct(`${G}.${column}`, d.incoming(column)))
   const sql = d.upsert(
     G,
-    issueInsertColumns(d),
+    ISSUE_INSERT_COLUMNS,
     // Events of a merged issue's fingerprint never re-create it nor rewrite the merge target's sample.
     `${issueRowsSelect(d)} WHERE NOT ${isAliased(scope.t, 'j.fp')}`,
     ['fingerprint'],
-    {
-      ...Object.fromEntries(overwrite.map((column) => [column, d.incoming(column)])),
-      // The new text's signature (search-signature.ts); an issue still without one (-1) gets it even when its
-      // sample is unchanged.
-      ...(d.searchSignature ? signatureRewrite(G, d.incoming, `${G}.exception_class IS ${d.incoming('exception_class')}`) : {}),
-    },
-    [...changed, ...(d.searchSignature ? [`${G}.${SIGNATURE_COLUMNS[0]} = -1`] : [])].join(' OR '),
+    Object.fromEntries(overwrite.map((column) => [column, d.incoming(column)])),
+    overwrite.map((column) => d.isDistinct(`${G}.${column}`, d.incoming(column))).join(' OR '),
   )
+  if (d.searchSignature) {
+    // Then each issue's search signature (migration 0021), after the upsert whose text change made it unknown.
+    // The row's searched text is now the sample's: written just above, or already equal; the exception class
+    // is an input of the fingerprint (and is compared, should that ever change).
+    const signatures = d.updateFrom(
+      scope.t.searchSignatures,
+      'ss',
+      signatureAssignments('j'),
+      `(SELECT g.id, ${SIGNATURE_COLUMNS.map((_, word) => `r.s${word}`).join(', ')} FROM ${d.jsonRecords({ fp: 'text', cls: 'text', ...signatureFieldTypes }, 'r')}
+        JOIN ${G} g ON g.fingerprint = r.fp WHERE g.exception_class IS r.cls) j`,
+      'ss.id = j.id',
+    )
+    return chunks.flatMap((json) => [{ sql, args: [target.now, json] }, { sql: signatures.sql, args: [...signatures.args, json] }])
+  }
   return chunks.map((json) => ({ sql, args: [target.now, json] }))
 }
 

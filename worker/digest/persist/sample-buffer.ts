@@ -54,14 +54,7 @@ export class SampleBuffer {
   }
 }
 
-/**
- * The JSON of an issue row's search signature (migration 0021): five `,"sN":` keys with up to 16 digits each.
- * Left out of the estimate, the rows outgrew it and `fit` halved most batches (76 batches for 40 at 200,000
- * events: the import 28 % slower).
- */
-const SIGNATURE_JSON_BYTES = 5 * 22
-
 /** An upper estimate of one issue row's JSON size in UTF-16 units (escaping and multi-byte text aside). */
 export function sampleSize(record: EventRecord): number {
-  return 400 + SIGNATURE_JSON_BYTES + record.title.length + record.message.length + (record.stack?.length ?? 0) + (record.context?.length ?? 0)
+  return 400 + record.title.length + record.message.length + (record.stack?.length ?? 0) + (record.context?.length ?? 0)
 }

@@ -1,11 +1,12 @@
 import { HEX_COLOR_PATTERN, TAG_DEFAULTS } from '../../../shared/constants.ts'
 import type { Statement } from '../../../drivers/driver.ts'
+import { Fragment } from '../../../drivers/sql.ts'
 import type { TrackerProvider } from '../../../shared/schemas/tracker.ts'
 import type { AppScope } from '../../apps/app-scope.ts'
 import { nameKey } from '../../tags/tag-queries.ts'
 import { toTimestamp } from '../../time.ts'
 import type { ExternalIssue } from './tracker.ts'
-import { SIGNATURE_COLUMNS, signatureRewrite, textSignature } from '../../issues/search-signature.ts'
+import { SIGNATURE_COLUMNS, signatureAssignments, signatureFields, signatureFieldTypes, textSignature } from '../../issues/search-signature.ts'
 
 /** Reference §4.5: titles are cut at 500 characters; descriptions kept to 8 KB so a page stays well under D1's 1 MB per bound string. */
 const TITLE_MAX = 500
@@ -68,12 +69,8 @@ export async function mirrorStatements(scope: AppScope, provider: TrackerProvide
   const page = JSON.stringify(rows)
   const tagJson = JSON.stringify([...labels.values()])
   const attachJson = JSON.stringify(attachments)
-  const signatureWords = d.searchSignature ? SIGNATURE_COLUMNS.map((_, word) => `s${word}`) : []
   const records = d.jsonRecords(
-    {
-      fp: 'text', id: 'text', identifier: 'text', title: 'text', message: 'text', severity: 'text', status: 'text', state: 'text', url: 'text', channel: 'text', assignee: 'text', first_seen: 'text', last_seen: 'text', context: 'text', note: 'text',
-      ...Object.fromEntries(signatureWords.map((word) => [word, 'integer' as const])),
-    },
+    { fp: 'text', id: 'text', identifier: 'text', title: 'text', message: 'text', severity: 'text', status: 'text', state: 'text', url: 'text', channel: 'text', assignee: 'text', first_seen: 'text', last_seen: 'text', context: 'text', note: 'text' },
     'j',
   )
   const fps = `SELECT j.fp FROM ${d.jsonRecords({ fp: 'text' }, 'j')}`
@@ -85,20 +82,29 @@ export async function mirrorStatements(scope: AppScope, provider: TrackerProvide
     {
       sql: d.upsert(
         t.groups,
-        ['fingerprint', 'severity', 'environment', 'title', 'source_frame', 'count', 'first_seen', 'last_seen', 'sample_message', 'sample_context', 'created_at', 'status', 'status_updated_at', 'log_type', 'channel', 'origin', 'kind', 'external_source', 'external_id', 'external_url', 'assignee', ...SIGNATURE_COLUMNS.slice(0, signatureWords.length)],
-        `SELECT j.fp, j.severity, ${text('?')}, j.title, j.identifier, 0, j.first_seen, j.last_seen, j.message, j.context, ${text('?')}, j.status, ${text('?')}, ${text('?')}, j.channel, ${text('?')}, 'issue', ${text('?')}, j.id, j.url, j.assignee${signatureWords.map((word) => `, j.${word}`).join('')}
+        ['fingerprint', 'severity', 'environment', 'title', 'source_frame', 'count', 'first_seen', 'last_seen', 'sample_message', 'sample_context', 'created_at', 'status', 'status_updated_at', 'log_type', 'channel', 'origin', 'kind', 'external_source', 'external_id', 'external_url', 'assignee'],
+        `SELECT j.fp, j.severity, ${text('?')}, j.title, j.identifier, 0, j.first_seen, j.last_seen, j.message, j.context, ${text('?')}, j.status, ${text('?')}, ${text('?')}, j.channel, ${text('?')}, 'issue', ${text('?')}, j.id, j.url, j.assignee
          FROM ${records}
          WHERE NOT EXISTS (SELECT 1 FROM ${t.trackerLinks} l WHERE l.provider = ? AND l.external_id = j.id AND l.via = 'push')`,
         ['fingerprint'],
         // Never `status`: the local workflow is the authority (reference §4.5).
-        {
-          ...incoming(['severity', 'title', 'source_frame', 'last_seen', 'sample_message', 'sample_context', 'channel', 'external_url', 'assignee']),
-          // A mirror has no exception class; were the row to hold one, its signature would not describe it.
-          ...(d.searchSignature ? signatureRewrite(t.groups, d.incoming, `${t.groups}.exception_class IS NULL`) : {}),
-        },
+        incoming(['severity', 'title', 'source_frame', 'last_seen', 'sample_message', 'sample_context', 'channel', 'external_url', 'assignee']),
       ),
       args: [provider, at, at, provider, provider, provider, page, provider],
     },
+    // The mirrors' search signatures (SQLite, migration 0021), where the row now holds the mirrored text — not
+    // for an issue pushed from Loupe, which the upsert above leaves as it is.
+    ...(d.searchSignature
+      ? [d.updateFrom(
+          t.searchSignatures,
+          'ss',
+          signatureAssignments('j'),
+          new Fragment(`(SELECT g.id, ${SIGNATURE_COLUMNS.map((_, word) => `r.s${word}`).join(', ')}
+            FROM ${d.jsonRecords({ fp: 'text', identifier: 'text', title: 'text', message: 'text', ...signatureFieldTypes }, 'r')} JOIN ${t.groups} g ON g.fingerprint = r.fp
+            WHERE g.title IS r.title AND g.sample_message IS r.message AND g.source_frame IS r.identifier AND g.exception_class IS NULL) j`, [page]),
+          'ss.id = j.id',
+        )]
+      : []),
     {
       sql: `INSERT INTO ${t.history} (group_id, from_status, to_status, note, created_at, actor)
         SELECT g.id, NULL, g.status, j.note, ${text('?')}, ${text('?')} FROM ${records} JOIN ${t.groups} g ON g.fingerprint = j.fp
@@ -165,5 +171,5 @@ function searchedFields(issue: ExternalIssue) {
   const title = (issue.title.trim() || issue.identifier).slice(0, TITLE_MAX)
   const message = (issue.description?.trim() || issue.title).slice(0, MESSAGE_MAX)
   const signature = textSignature({ title, message, exceptionClass: null, sourceFrame: identifier })
-  return { identifier, title, message, ...Object.fromEntries(signature.map((word, index) => [`s${index}`, word])) }
+  return { identifier, title, message, ...signatureFields(signature) }
 }
