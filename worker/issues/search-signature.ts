@@ -21,7 +21,7 @@ import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
  * under a Unicode `lower()` with one-to-one mappings too.
  */
 
-export const SIGNATURE_WORDS = 5
+const SIGNATURE_WORDS = 5
 const WORD_BITS = 52
 const TRIGRAM_BITS = SIGNATURE_WORDS * WORD_BITS
 
@@ -53,7 +53,7 @@ function fold(unit: number): number {
  * Sets the bits of one text's trigrams in `bits` (one byte per bit). Characters are code points, as SQLite's
  * `instr` counts them: a surrogate pair is one (folded to 128, as a lone surrogate is). A trigram's bit is the
  * top bits of a multiplicative hash of its three folded characters (each 0…128), scaled to `TRIGRAM_BITS`.
- * Runs for every issue row an import writes: a table lookup per ASCII character, no allocation.
+ * Runs for every sample row an import writes: a table lookup per ASCII character, no allocation.
  */
 function addTrigrams(text: string, bits: Uint8Array): void {
   let first = -1
@@ -103,7 +103,6 @@ export function needleMask(needle: string): number[] | null {
   return bits.includes(1) ? toWords(bits) : null
 }
 
-
 /**
  * The ids of the issues whose signature holds every bit of `mask`: a scan of the narrow signature rows, one
  * `(~word & mask) = 0` per word the mask uses. Unknown rows (-1) always pass.
@@ -120,6 +119,11 @@ export function signatureFields(words: readonly number[]): Record<string, number
 
 /** `jsonRecords` column types of `signatureFields`. */
 export const signatureFieldTypes: Readonly<Record<string, 'integer'>> = Object.fromEntries(SIGNATURE_COLUMNS.map((_, word) => [`s${word}`, 'integer']))
+
+/** `<alias>.s0, …, <alias>.s4`: a row source's signature fields, to select. */
+export function signatureFieldList(alias: string): string {
+  return SIGNATURE_COLUMNS.map((_, word) => `${alias}.s${word}`).join(', ')
+}
 
 /** `w0 = <alias>.s0, …`: the assignments that store a row source's signature fields. */
 export function signatureAssignments(alias: string): Record<string, string> {

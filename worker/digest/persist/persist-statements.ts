@@ -5,7 +5,7 @@ import type { AppScope } from '../../apps/app-scope.ts'
 import { isAliased, resolvedFingerprint } from '../../issues/fingerprint-aliases.ts'
 import { heatWeightsJson } from '../../issues/issue-heat.ts'
 import { applyTagRules } from '../../tags/tag-rules.ts'
-import { SIGNATURE_COLUMNS, signatureAssignments, signatureFieldTypes } from '../../issues/search-signature.ts'
+import { signatureAssignments, signatureFieldList, signatureFieldTypes } from '../../issues/search-signature.ts'
 import { EVENT_ROW_COLUMNS, type BatchPayload } from './batch-payload.ts'
 
 /** The history note of the one automatic transition (reference §2.6 step 4). */
@@ -190,7 +190,7 @@ function sampleStatements(scope: AppScope, chunks: readonly string[], target: Ba
       scope.t.searchSignatures,
       'ss',
       signatureAssignments('j'),
-      `(SELECT g.id, ${SIGNATURE_COLUMNS.map((_, word) => `r.s${word}`).join(', ')} FROM ${d.jsonRecords({ fp: 'text', cls: 'text', ...signatureFieldTypes }, 'r')}
+      `(SELECT g.id, ${signatureFieldList('r')} FROM ${d.jsonRecords({ fp: 'text', cls: 'text', ...signatureFieldTypes }, 'r')}
         JOIN ${G} g ON g.fingerprint = r.fp WHERE g.exception_class IS r.cls) j`,
       'ss.id = j.id',
     )

@@ -6,7 +6,7 @@ import type { AppScope } from '../../apps/app-scope.ts'
 import { nameKey } from '../../tags/tag-queries.ts'
 import { toTimestamp } from '../../time.ts'
 import type { ExternalIssue } from './tracker.ts'
-import { SIGNATURE_COLUMNS, signatureAssignments, signatureFields, signatureFieldTypes, textSignature } from '../../issues/search-signature.ts'
+import { signatureAssignments, signatureFieldList, signatureFields, signatureFieldTypes, textSignature } from '../../issues/search-signature.ts'
 
 /** Reference §4.5: titles are cut at 500 characters; descriptions kept to 8 KB so a page stays well under D1's 1 MB per bound string. */
 const TITLE_MAX = 500
@@ -99,7 +99,7 @@ export async function mirrorStatements(scope: AppScope, provider: TrackerProvide
           t.searchSignatures,
           'ss',
           signatureAssignments('j'),
-          new Fragment(`(SELECT g.id, ${SIGNATURE_COLUMNS.map((_, word) => `r.s${word}`).join(', ')}
+          new Fragment(`(SELECT g.id, ${signatureFieldList('r')}
             FROM ${d.jsonRecords({ fp: 'text', identifier: 'text', title: 'text', message: 'text', ...signatureFieldTypes }, 'r')} JOIN ${t.groups} g ON g.fingerprint = r.fp
             WHERE g.title IS r.title AND g.sample_message IS r.message AND g.source_frame IS r.identifier AND g.exception_class IS NULL) j`, [page]),
           'ss.id = j.id',
