@@ -60,23 +60,24 @@ export function perRunDatabaseName(prefix: string): string {
  * Fresh databases behind local protocol servers, one per selected driver: a temp SQLite file behind the
  * Hrana server, `<database>` (created for this run, dropped by `stop`) in PostgreSQL behind the Neon server
  * and in MySQL/MariaDB behind the PlanetScale server. D1 needs nothing: miniflare provides it.
- * `bindings[driver]` is the worker configuration for each.
+ * `bindings[driver]` is the worker configuration for each; `bindings['deno-libsql']` is the Deno leg's own.
  */
 export async function startDatabaseTargets(drivers: readonly DriverTarget[], database = perRunDatabaseName('loupe_test')): Promise<DatabaseTargets> {
   const bindings: Record<string, Record<string, string>> = { d1: {} }
   const connections: { -readonly [K in keyof DriverConnections]: DriverConnections[K] } = {}
   const stops: (() => Promise<void>)[] = []
-  // One spare libSQL database per leg, for applications given their own database (APP_DATABASES).
-  const spare: Record<string, string> = {}
-  for (const driver of drivers) {
-    const dir = mkdtempSync(join(tmpdir(), `loupe-dedicated-${driver}-`))
-    const server = await startHranaServer({ databasePath: join(dir, 'dedicated.db') })
+  const hranaDatabase = async (label: string): Promise<string> => {
+    const dir = mkdtempSync(join(tmpdir(), `loupe-${label}-`))
+    const server = await startHranaServer({ databasePath: join(dir, 'loupe.db') })
     stops.push(async () => {
       await server.close()
       rmSync(dir, { recursive: true, force: true })
     })
-    spare[driver] = server.url
+    return server.url
   }
+  // One spare libSQL database per leg, for applications given their own database (APP_DATABASES).
+  const spare: Record<string, string> = {}
+  for (const driver of drivers) spare[driver] = await hranaDatabase(`dedicated-${driver}`)
   connections.dedicatedLibsqlUrls = spare
   const faultTargets: Record<string, FaultTarget> = {}
   connections.faultTargets = faultTargets
@@ -86,15 +87,15 @@ export async function startDatabaseTargets(drivers: readonly DriverTarget[], dat
     return proxy
   }
   if (drivers.includes('libsql')) {
-    const dir = mkdtempSync(join(tmpdir(), 'loupe-libsql-'))
-    const server = await startHranaServer({ databasePath: join(dir, 'loupe.db') })
-    stops.push(async () => {
-      await server.close()
-      rmSync(dir, { recursive: true, force: true })
-    })
-    bindings.libsql = { DATABASE_DRIVER: 'libsql', DATABASE_URL: server.url }
-    connections.libsqlUrl = server.url
-    const proxy = await faultProxy(hostPort(server.url))
+    const url = await hranaDatabase('libsql')
+    bindings.libsql = { DATABASE_DRIVER: 'libsql', DATABASE_URL: url }
+    connections.libsqlUrl = url
+    // The Deno leg gets a database file of its own. Every application is a namespace of tables in the leg's one
+    // file, and SQLite re-parses the whole schema on each ALTER TABLE and on each connection that finds it
+    // changed: at 150 applications a new one's migrations take 1.7 s and a stale connection 0.3 s, growing
+    // with each. Two legs in one file made late app creations in CI pass the 30 s test timeout (stop 29).
+    bindings['deno-libsql'] = { DATABASE_DRIVER: 'libsql', DATABASE_URL: await hranaDatabase('deno-libsql') }
+    const proxy = await faultProxy(hostPort(url))
     faultTargets.libsql = { bindings: { DATABASE_DRIVER: 'libsql', DATABASE_URL: `http://${proxy.host}:${proxy.port}` }, control: proxy.controlUrl! }
   }
   if (drivers.includes('neon')) {

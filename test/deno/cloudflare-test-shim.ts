@@ -10,7 +10,8 @@ import { directoryBucket } from './directory-bucket.ts'
 import { startDenoServer } from './deno-server.ts'
 
 const driver = process.env.LOUPE_TEST_DRIVER!
-const bindings = inject('driverBindings')[driver]
+// A leg's own database where it has one (libSQL: tools/database-targets.ts), else the one the workerd leg uses.
+const bindings = inject('driverBindings')[`deno-${driver}`] ?? inject('driverBindings')[driver]
 if (!bindings) throw new Error(`no database is running for the ${driver} leg`)
 
 export const server = await startDenoServer(bindings)
