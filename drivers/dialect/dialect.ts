@@ -110,8 +110,8 @@ export interface Dialect {
   readonly historyAppliesStatus: boolean
 
   /**
-   * Whether issues carry a trigram signature of their searched text (SQLite, migration 0021), so `q` can read
-   * its covering index first and test only the issues it admits (worker/issues/search-signature.ts). Only
+   * Whether issues carry a trigram signature of their searched text (SQLite, migration 0021), so `q` can scan
+   * the narrow signature table first and test only the issues it admits (worker/issues/search-signature.ts). Only
    * sound where `containsCi`'s `lower()` folds as the signature does: SQLite's folds ASCII only. PostgreSQL's
    * and MySQL's fold Unicode, locale- or collation-dependent, and keep reading every issue.
    */
@@ -205,6 +205,12 @@ export interface Dialect {
    * and MySQL DDL commits implicitly, so those rely on idempotent statements instead.
    */
   migrationLock(key: number): string | undefined
+
+  /**
+   * Whether DDL runs inside a transaction and rolls back with it (SQLite, PostgreSQL), so several migration
+   * steps can go in one atomic batch (drivers/migrate.ts). MySQL commits every DDL statement on its own.
+   */
+  readonly transactionalDdl: boolean
 
   /**
    * A statement that, run in a batch, holds the lock named `key` until the batch commits: `shared` holders

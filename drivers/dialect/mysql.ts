@@ -67,6 +67,7 @@ export const mysqlDialect: Dialect = {
   returningId: '',
   batchLock: () => undefined,
   migrationLock: () => undefined,
+  transactionalDdl: false,
   migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
     scope VARCHAR(64) COLLATE utf8mb4_bin NOT NULL,
     version INT NOT NULL,

@@ -53,6 +53,7 @@ export const postgresDialect: Dialect = {
   returningId: ' RETURNING id',
   batchLock: (key, mode) => `SELECT ${mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${key})`,
   migrationLock: (key) => `SELECT pg_advisory_xact_lock(${key})`,
+  transactionalDdl: true,
   migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
     scope TEXT NOT NULL,
     version INTEGER NOT NULL,

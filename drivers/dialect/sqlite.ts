@@ -47,6 +47,7 @@ export const sqliteDialect: Dialect = {
   returningId: '',
   batchLock: () => undefined,
   migrationLock: () => undefined,
+  transactionalDdl: true,
   migrationsTable: `CREATE TABLE IF NOT EXISTS loupe_migrations (
     scope TEXT NOT NULL,
     version INTEGER NOT NULL,

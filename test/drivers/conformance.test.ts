@@ -4,6 +4,7 @@ import type { Driver } from '../../drivers/index.ts'
 import { DriverError } from '../../drivers/driver-error.ts'
 import { parseJson } from '../../drivers/dialect/dialect.ts'
 import { applyMigrations, readMigrationState } from '../../drivers/migrate.ts'
+import { wrapDriver, type DriverCall } from '../../drivers/wrap-driver.ts'
 import { MIGRATIONS } from '../../drivers/migrations/index.ts'
 import { openDriver, TARGETS, type OpenedDriver } from './driver-targets.ts'
 
@@ -433,6 +434,30 @@ describe.each(TARGETS)('driver %s', (target) => {
       // A second run (another isolate that read the state before the first committed) changes nothing.
       await expect(applyMigrations(db, scope, prefix, set.application, 0, '2024-01-01 00:00:00')).resolves.toBe(latest)
       expect((await readMigrationState(db)).get(scope)).toBe(latest)
+    })
+
+    it('migrate a new scope in one batch where DDL is transactional, and step by step when that batch fails', async () => {
+      const scope = `one${Date.now().toString(36)}${target}`
+      const set = MIGRATIONS[db.dialect.name]
+      const latest = set.application[set.application.length - 1]!.version
+      const watched = (calls: DriverCall[]) => wrapDriver(db, (call, proceed) => (calls.push(call), proceed()))
+      await readMigrationState(db)
+      const fresh: DriverCall[] = []
+      await expect(applyMigrations(watched(fresh), scope, `${scope}_`, set.application, 0, '2024-01-01 00:00:00')).resolves.toBe(latest)
+      // SQLite and PostgreSQL: one batch holding every step and its record. MySQL commits DDL implicitly: a batch per step.
+      expect(fresh.map((call) => call.kind)).toEqual(db.dialect.transactionalDdl ? ['batch'] : set.application.map(() => 'batch'))
+      expect(fresh.flatMap((call) => call.statements).filter((statement) => /loupe_migrations/.test(statement.sql))).toHaveLength(set.application.length)
+      expect((await readMigrationState(db, set)).get(scope)).toBe(latest)
+      // Again from 0 (an isolate that read the state before the first committed). SQLite: the one batch fails on a
+      // column already added (no ADD COLUMN IF NOT EXISTS), leaves nothing, and the steps run one by one (appliedProbe).
+      // PostgreSQL: every statement is idempotent, so the one batch passes. MySQL: step by step, as before.
+      const again: DriverCall[] = []
+      await expect(applyMigrations(watched(again), scope, `${scope}_`, set.application, 0, '2024-01-01 00:00:00')).resolves.toBe(latest)
+      const batches = { sqlite: 1 + set.application.length, postgres: 1, mysql: set.application.length }[db.dialect.name]
+      expect(again.filter((call) => call.kind === 'batch')).toHaveLength(batches)
+      expect((await readMigrationState(db, set)).get(scope)).toBe(latest)
+      const groups = q(`${scope}_error_groups`)
+      expect((await db.execute({ sql: `SELECT COUNT(*) AS n FROM ${groups}` })).rows[0]).toEqual({ n: 0 })
     })
 
     it('record a column-adding step whose changes are in place but whose record is not (appliedProbe)', async () => {
