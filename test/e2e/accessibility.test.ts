@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiClient } from './helpers/api.ts'
 import { seriousViolations, type AxeFinding } from './helpers/axe.ts'
+import { watchNetwork } from './helpers/network.ts'
 import { SHOTS, startDashboardSession, type DashboardSession } from './helpers/session.ts'
 
 const TOKEN = 'a11y-test-token'
@@ -96,15 +97,16 @@ describe('accessibility (issue 17 item 11)', { timeout: 240_000 }, () => {
       const found: Record<string, AxeFinding[]> = {}
       const { context, page } = await session.openPage({ viewport: { width: 1440, height: 900 }, colorScheme: scheme })
       await context.addInitScript((token) => localStorage.setItem('loupe.token', token), TOKEN)
+      const network = watchNetwork(page)
       for (const view of views()) {
         await page.goto(`${session.worker.url}${view.path}`)
         await view.ready(page)
-        await page.waitForLoadState('networkidle')
+        await network.quiet()
         await view.act?.(page)
         if (view.open) {
           await view.open(page)
           await page.locator('dialog[open]').waitFor()
-          await page.waitForLoadState('networkidle')
+          await network.quiet()
           found[view.name] = await scan(page, 'dialog[open]')
         } else {
           found[view.name] = await scan(page)
@@ -115,9 +117,10 @@ describe('accessibility (issue 17 item 11)', { timeout: 240_000 }, () => {
 
       // Without a saved key the server's 401 leads to the API-key screen.
       const keyless = await session.openPage({ viewport: { width: 1440, height: 900 }, colorScheme: scheme })
+      const keylessNetwork = watchNetwork(keyless.page)
       await keyless.page.goto(session.worker.url)
       await keyless.page.locator('#api-key').waitFor()
-      await keyless.page.waitForLoadState('networkidle')
+      await keylessNetwork.quiet()
       found['api-key-screen'] = await scan(keyless.page)
       await keyless.page.screenshot({ path: join(SHOTS, `a11y-${scheme}-api-key-screen.png`) })
       await keyless.context.close()

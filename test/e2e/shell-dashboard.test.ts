@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startWorker, type RunningWorker } from '../../tools/worker-process.ts'
 import { apiClient } from './helpers/api.ts'
 import { seriousViolations } from './helpers/axe.ts'
+import { watchNetwork } from './helpers/network.ts'
 import { SHOTS, startDashboardSession, type DashboardSession } from './helpers/session.ts'
 
 const FIXTURES = join(new URL('../../', import.meta.url).pathname, 'test', 'fixtures', 'logs')
@@ -54,6 +55,7 @@ describe('the shell on a phone (390×844)', { timeout: 60_000 }, () => {
   it('folds the sidebar behind a menu button and nothing is wider than the screen, on every page', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const { context, page, problems } = await open({ viewport: PHONE, colorScheme })
+      const network = watchNetwork(page)
       await expect.poll(() => page.locator('.issue-row').count()).toBe(groupsTotal)
       const sidebar = page.locator('#sidebar')
       const menu = page.getByRole('button', { name: 'Menu' })
@@ -91,7 +93,7 @@ describe('the shell on a phone (390×844)', { timeout: 60_000 }, () => {
       for (const tab of ['ingestion', 'logs', 'maintenance', 'plugins', 'ingest', 'alerts', 'tracker', 'releases', 'connectors']) {
         await page.goto(`${session.worker.url}/?view=settings&tab=${tab}`)
         await page.locator(`#panel-${tab} > *`).first().waitFor()
-        await page.waitForLoadState('networkidle')
+        await network.quiet(20_000)
         const settings = await widths(page)
         expect({ tab, scroll: settings.scroll }).toEqual({ tab, scroll: Math.min(settings.scroll, settings.viewport) })
         // The tab row scrolls sideways; the chosen tab is scrolled into sight.
