@@ -118,6 +118,26 @@ describe('POST ?api=issues — manual issues (reference §3.1)', () => {
     expect(after.body.meta.total).toBe(before.body.meta.total)
   })
 
+  it('refuses a mix of existing and missing references, naming the missing one, and writes nothing (the check rides in the INSERT)', async () => {
+    const tag = await createTag(app, { name: 'Exists for the mix' })
+    const module = await post('modules', { name: 'Mix module', slug: 'mix-module' }, { query: { app } })
+    const before = await get('issues', { query: { app } })
+    const cases: [Record<string, unknown>, string][] = [
+      [{ title: 'Mixed tags', tag_ids: [tag.id, 987654] }, 'Tag 987654 does not exist.'],
+      [{ title: 'Tag fine, module missing', tag_ids: [tag.id], module_id: 987654 }, 'Module 987654 does not exist in this application.'],
+      [{ title: 'Module fine, tag missing', tag_ids: [987654], module_id: module.body.id }, 'Tag 987654 does not exist.'],
+    ]
+    for (const [body, message] of cases) {
+      const response = await post('issues', body, { query: { app } })
+      expect({ status: response.status, body: response.body }).toEqual({ status: 422, body: { error: message } })
+    }
+    expect((await get('issues', { query: { app } })).body.meta.total).toBe(before.body.meta.total)
+    expect((await get('tags', { query: { app } })).body.data.find((row: { id: number }) => row.id === tag.id).issue_count).toBe(0)
+    const created = await post('issues', { title: 'Both fine', tag_ids: [tag.id, tag.id], module_id: module.body.id }, { query: { app } })
+    expect(created.status, created.text).toBe(201)
+    expect({ module: created.body.data.module_id, tags: created.body.tags.map((row: { id: number }) => row.id) }).toEqual({ module: module.body.id, tags: [tag.id] })
+  })
+
   it('accepts module_id null or empty as no module', async () => {
     expect((await createIssue(app, { title: 'No module', module_id: null })).module_id).toBeNull()
     expect((await createIssue(app, { title: 'No module either', module_id: '' })).module_id).toBeNull()

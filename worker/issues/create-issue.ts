@@ -1,4 +1,5 @@
-import type { Statement } from '../../drivers/driver.ts'
+import { DriverError } from '../../drivers/driver-error.ts'
+import type { SqlValue, Statement } from '../../drivers/driver.ts'
 import { namedBatch } from '../../drivers/named-batch.ts'
 import { toPositiveInteger } from '../../shared/schemas/fields.ts'
 import type { ManualIssueInput } from '../../shared/schemas/issue.ts'
@@ -13,23 +14,24 @@ import { parseJson } from '../../drivers/dialect/dialect.ts'
 import { Fragment, raw, sql } from '../../drivers/sql.ts'
 
 /**
- * `POST ?api=issues` (alias `errors`): a manual issue (reference §3.1). Its tags and module are checked in
- * one read; then the issue, its first history row, its manual tags and a rule pass are written and read
- * back in one atomic batch — two round trips (the read-back after the commit on PlanetScale).
+ * `POST ?api=issues` (alias `errors`): a manual issue (reference §3.1). The issue, its first history row, its
+ * manual tags and a rule pass are written and read back in one atomic batch — one round trip (PlanetScale:
+ * BEGIN, three statements, COMMIT, the read-back after it). The chosen tags and module are checked inside the
+ * issue's INSERT (`withReferences`); only when that refuses the row are they read, for the message.
  */
 export async function createManualIssue(scope: AppScope, input: ManualIssueInput, actor: Actor, now: string): Promise<IssueDetail> {
   const issue = normalize(input)
-  await checkReferences(scope, issue.tagIds, issue.moduleId)
   const { t, db } = scope
   const fingerprint = manualFingerprint()
+  const guarded = withReferences(scope, fingerprint, issue.tagIds, issue.moduleId)
   const context = JSON.stringify({ origin: 'manual', kind: issue.kind, module_id: issue.moduleId })
   const message = issue.description ?? issue.title
   const statements: Statement[] = [
     {
       sql: `INSERT INTO ${t.groups} (fingerprint, severity, environment, title, source_frame, count, first_seen, last_seen,
           sample_message, sample_context, created_at, status, status_updated_at, log_type, channel, origin, kind, module_id)
-        VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, 'manual', 'manual', 'manual', ?, ?)`,
-      args: [fingerprint, issue.severity, issue.environment, issue.title, issue.sourceFrame, now, now,
+        VALUES (${guarded.sql}, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, 'manual', 'manual', 'manual', ?, ?)`,
+      args: [...guarded.args, issue.severity, issue.environment, issue.title, issue.sourceFrame, now, now,
         message, context, now, issue.status, now, issue.kind, issue.moduleId],
     },
     // Its search signature where the schema keeps one (SQLite, migration 0021: the insert's trigger made it unknown).
@@ -55,7 +57,14 @@ export async function createManualIssue(scope: AppScope, input: ManualIssueInput
     : undefined
   const target = manual ? sql`${RULE_TARGETS.fingerprint(fingerprint)} AND r.tag_id NOT IN ${tags}` : RULE_TARGETS.fingerprint(fingerprint)
   statements.push(...applyTagRules(scope, target, now, manual))
-  const { created } = await namedBatch(db, { writes: statements, created: issueStatement(scope, 'g.fingerprint = ?', [fingerprint]) }, { readBack: ['created'] })
+  let created
+  try {
+    ;({ created } = await namedBatch(db, { writes: statements, created: issueStatement(scope, 'g.fingerprint = ?', [fingerprint]) }, { readBack: ['created'] }))
+  } catch (error) {
+    // A refused row wrote nothing (the batch is atomic): say which reference is missing, if one is.
+    if (guarded.checks && error instanceof DriverError && error.code === 'constraint') await checkReferences(scope, issue.tagIds, issue.moduleId)
+    throw error
+  }
   return toIssueDetail(created.rows[0]!, [], { page: 1, limit: 100, includeContext: true, skipVendor: false })
 }
 
@@ -80,7 +89,29 @@ function normalize(input: ManualIssueInput) {
   }
 }
 
-/** One read: which of the tags exist, and whether the module does. */
+/**
+ * The new issue's fingerprint, given only when every chosen tag and the module exist: otherwise NULL, which the
+ * NOT NULL fingerprint refuses, failing the batch before anything is written. The check rides in the INSERT
+ * (issue 18: a separate read was a round trip of its own on every driver). The tag count is a literal and the
+ * CASE's one parameter is text, so PostgreSQL needs no casts.
+ */
+function withReferences(scope: AppScope, fingerprint: string, tagIds: number[], moduleId: number | null): { sql: string; args: SqlValue[]; checks: boolean } {
+  const { t, db } = scope
+  const conditions: string[] = []
+  const args: SqlValue[] = []
+  if (tagIds.length) {
+    conditions.push(`(SELECT COUNT(*) FROM ${t.tags} tx WHERE tx.id IN (SELECT j.id FROM ${db.dialect.jsonRecords({ id: 'integer' }, 'j')})) = ${tagIds.length}`)
+    args.push(JSON.stringify(tagIds.map((id) => ({ id }))))
+  }
+  if (moduleId !== null) {
+    conditions.push(`EXISTS (SELECT 1 FROM ${t.modules} mx WHERE mx.id = ?)`)
+    args.push(moduleId)
+  }
+  if (!conditions.length) return { sql: '?', args: [fingerprint], checks: false }
+  return { sql: `CASE WHEN ${conditions.join(' AND ')} THEN ? END`, args: [...args, fingerprint], checks: true }
+}
+
+/** One read: which of the tags exist, and whether the module does (the message of a refused issue). */
 async function checkReferences(scope: AppScope, tagIds: number[], moduleId: number | null): Promise<void> {
   if (!tagIds.length && moduleId === null) return
   const { t, db } = scope
