@@ -85,3 +85,26 @@ describe('issue search by long text', () => {
     expect(response.body).toEqual({ error: `${name} must be at most 200 characters.` })
   })
 })
+
+describe('q with LIKE wildcards beside letters: each matches only itself', () => {
+  // Each pair: the title q names, and a decoy that `_`, `%` or a backslash read as LIKE syntax would also match.
+  const PAIRS: [q: string, title: string, decoy: string][] = [
+    ['SNAKE_case', 'Bad snake_case_name', 'Bad snakeXcaseXname'],
+    ['disk 100% f', 'Disk 100% full', 'Disk 1000 full'],
+    ['path\\to', 'Missing path\\to\\file', 'Missing pathtofile'],
+  ]
+  let app: string
+  const ids = new Map<string, number>()
+  beforeAll(async () => {
+    app = await createTestApp('search-wildcards')
+    for (const [, title, decoy] of PAIRS) for (const text of [title, decoy]) ids.set(text, (await createIssue(app, { title: text })).id)
+  })
+
+  it.each(PAIRS)('q=%s finds %s and not its decoy', async (q, title) => {
+    const response = await get('issues', { query: { app, q } })
+    expect(response.status, response.text).toBe(200)
+    expect(response.body.data.map((issue: { id: number }) => issue.id)).toEqual([ids.get(title)])
+    expect(response.body.meta.total).toBe(1)
+    expectRoundTrips(response, 1, 1)
+  })
+})
