@@ -57,14 +57,13 @@ export async function createManualIssue(scope: AppScope, input: ManualIssueInput
     : undefined
   const target = manual ? sql`${RULE_TARGETS.fingerprint(fingerprint)} AND r.tag_id NOT IN ${tags}` : RULE_TARGETS.fingerprint(fingerprint)
   statements.push(...applyTagRules(scope, target, now, manual))
-  let created
-  try {
-    ;({ created } = await namedBatch(db, { writes: statements, created: issueStatement(scope, 'g.fingerprint = ?', [fingerprint]) }, { readBack: ['created'] }))
-  } catch (error) {
-    // A refused row wrote nothing (the batch is atomic): say which reference is missing, if one is.
-    if (guarded.checks && error instanceof DriverError && error.code === 'constraint') await checkReferences(scope, issue.tagIds, issue.moduleId)
-    throw error
-  }
+  const { created } = await namedBatch(db, { writes: statements, created: issueStatement(scope, 'g.fingerprint = ?', [fingerprint]) }, { readBack: ['created'] }).catch(
+    async (error: unknown) => {
+      // A refused row wrote nothing (the batch is atomic): say which reference is missing, if one is.
+      if (guarded.checks && error instanceof DriverError && error.code === 'constraint') await checkReferences(scope, issue.tagIds, issue.moduleId)
+      throw error
+    },
+  )
   return toIssueDetail(created.rows[0]!, [], { page: 1, limit: 100, includeContext: true, skipVendor: false })
 }
 
