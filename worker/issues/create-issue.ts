@@ -1,5 +1,5 @@
 import { DriverError } from '../../drivers/driver-error.ts'
-import type { SqlValue, Statement } from '../../drivers/driver.ts'
+import type { Statement } from '../../drivers/driver.ts'
 import { namedBatch } from '../../drivers/named-batch.ts'
 import { toPositiveInteger } from '../../shared/schemas/fields.ts'
 import type { ManualIssueInput } from '../../shared/schemas/issue.ts'
@@ -11,19 +11,21 @@ import { issueStatement, toIssueDetail, type IssueDetail } from './issue-detail.
 import { manualFingerprint } from './manual-fingerprint.ts'
 import { SIGNATURE_COLUMNS, textSignature } from './search-signature.ts'
 import { parseJson } from '../../drivers/dialect/dialect.ts'
-import { Fragment, raw, sql } from '../../drivers/sql.ts'
+import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
 
 /**
  * `POST ?api=issues` (alias `errors`): a manual issue (reference §3.1). The issue, its first history row, its
  * manual tags and a rule pass are written and read back in one atomic batch — one round trip (PlanetScale:
  * BEGIN, three statements, COMMIT, the read-back after it). The chosen tags and module are checked inside the
- * issue's INSERT (`withReferences`); only when that refuses the row are they read, for the message.
+ * issue's INSERT (`guardedFingerprint`); only when that refuses the row are they read, for the message.
  */
 export async function createManualIssue(scope: AppScope, input: ManualIssueInput, actor: Actor, now: string): Promise<IssueDetail> {
   const issue = normalize(input)
   const { t, db } = scope
   const fingerprint = manualFingerprint()
-  const guarded = withReferences(scope, fingerprint, issue.tagIds, issue.moduleId)
+  // The chosen tags' ids as a list (its one parameter the JSON array): checked by the issue's INSERT, then inserted.
+  const tags = new Fragment(`(SELECT j.id FROM ${db.dialect.jsonRecords({ id: 'integer' }, 'j')})`, [JSON.stringify(issue.tagIds.map((id) => ({ id })))])
+  const guarded = guardedFingerprint(scope, fingerprint, issue.tagIds.length ? { list: tags, count: issue.tagIds.length } : null, issue.moduleId)
   const context = JSON.stringify({ origin: 'manual', kind: issue.kind, module_id: issue.moduleId })
   const message = issue.description ?? issue.title
   const statements: Statement[] = [
@@ -50,7 +52,6 @@ export async function createManualIssue(scope: AppScope, input: ManualIssueInput
   ]
   // The manual tags ride in the rule pass's INSERT (issue 18: each statement is a PlanetScale round trip); a tag
   // chosen by hand stays manual even where a rule also matches, as the rule part skips it.
-  const tags = new Fragment(`(SELECT j.id FROM ${db.dialect.jsonRecords({ id: 'integer' }, 'j')})`, [JSON.stringify(issue.tagIds.map((id) => ({ id })))])
   const manual = issue.tagIds.length
     ? sql`SELECT g.id AS group_id, mt.id AS tag_id, 'manual' AS source, ${now} AS created_at
         FROM ${raw(t.groups)} g, ${tags} mt WHERE g.fingerprint = ${fingerprint}`
@@ -60,7 +61,7 @@ export async function createManualIssue(scope: AppScope, input: ManualIssueInput
   const { created } = await namedBatch(db, { writes: statements, created: issueStatement(scope, 'g.fingerprint = ?', [fingerprint]) }, { readBack: ['created'] }).catch(
     async (error: unknown) => {
       // A refused row wrote nothing (the batch is atomic): say which reference is missing, if one is.
-      if (guarded.checks && error instanceof DriverError && error.code === 'constraint') await checkReferences(scope, issue.tagIds, issue.moduleId)
+      if (error instanceof DriverError && error.code === 'constraint') await checkReferences(scope, issue.tagIds, issue.moduleId)
       throw error
     },
   )
@@ -94,20 +95,12 @@ function normalize(input: ManualIssueInput) {
  * (issue 18: a separate read was a round trip of its own on every driver). The tag count is a literal and the
  * CASE's one parameter is text, so PostgreSQL needs no casts.
  */
-function withReferences(scope: AppScope, fingerprint: string, tagIds: number[], moduleId: number | null): { sql: string; args: SqlValue[]; checks: boolean } {
-  const { t, db } = scope
-  const conditions: string[] = []
-  const args: SqlValue[] = []
-  if (tagIds.length) {
-    conditions.push(`(SELECT COUNT(*) FROM ${t.tags} tx WHERE tx.id IN (SELECT j.id FROM ${db.dialect.jsonRecords({ id: 'integer' }, 'j')})) = ${tagIds.length}`)
-    args.push(JSON.stringify(tagIds.map((id) => ({ id }))))
-  }
-  if (moduleId !== null) {
-    conditions.push(`EXISTS (SELECT 1 FROM ${t.modules} mx WHERE mx.id = ?)`)
-    args.push(moduleId)
-  }
-  if (!conditions.length) return { sql: '?', args: [fingerprint], checks: false }
-  return { sql: `CASE WHEN ${conditions.join(' AND ')} THEN ? END`, args: [...args, fingerprint], checks: true }
+function guardedFingerprint(scope: AppScope, fingerprint: string, tags: { list: Fragment; count: number } | null, moduleId: number | null): Fragment {
+  const { t } = scope
+  const conditions: Fragment[] = []
+  if (tags) conditions.push(sql`(SELECT COUNT(*) FROM ${raw(t.tags)} tx WHERE tx.id IN ${tags.list}) = ${raw(String(tags.count))}`)
+  if (moduleId !== null) conditions.push(sql`EXISTS (SELECT 1 FROM ${raw(t.modules)} mx WHERE mx.id = ${moduleId})`)
+  return conditions.length ? sql`CASE WHEN ${join(conditions, ' AND ')} THEN ${fingerprint} END` : sql`${fingerprint}`
 }
 
 /** One read: which of the tags exist, and whether the module does (the message of a refused issue). */
