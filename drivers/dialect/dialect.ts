@@ -125,8 +125,10 @@ export interface Dialect {
    * - PostgreSQL, `'where'`: a WHERE term that refers to no row is a one-time filter above the plan, which is
    *   then never executed. A computed LIMIT would be planned as 10 % of the rows (a full sort instead of an
    *   index walk).
-   * - MySQL, null: LIMIT takes only literals and placeholders, and whether the optimizer evaluates an
-   *   uncorrelated subquery in WHERE before the scan depends on its cost model.
+   * - MySQL, `'where'` (LIMIT takes only literals and placeholders): a WHERE term over no table is the query
+   *   block's constant condition, tested once before its join reads a row; MariaDB 10.11's `ANALYZE FORMAT=JSON`
+   *   shows the other arm's tables with `r_loops: 0` (test/worker/issues/issue-candidates.test.ts).
+   * - null: where no such condition is known; the list then walks the sort index for every value.
    */
   readonly planGate: 'limit' | 'where' | null
 

@@ -49,7 +49,7 @@ export const mysqlDialect: Dialect = {
   cascadesDeletes: true,
   historyAppliesStatus: true,
   searchSignature: false,
-  planGate: null,
+  planGate: 'where',
   rowsById: (table, alias, ids) => sql`FROM ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id IN (SELECT ids.id FROM (${ids}) ids)`,
   isDistinct: (a, b) => `NOT (${a} <=> ${b})`,
   incoming: (column) => `VALUES(${column})`,
