@@ -113,9 +113,17 @@ export interface Dialect {
    * Whether issues carry a trigram signature of their searched text (SQLite, migration 0021), so `q` can scan
    * the narrow signature table first and test only the issues it admits (worker/issues/search-signature.ts). Only
    * sound where `containsCi`'s `lower()` folds as the signature does: SQLite's folds ASCII only. PostgreSQL's
-   * and MySQL's fold Unicode, locale- or collation-dependent, and keep reading every issue.
+   * and MySQL's fold Unicode, locale- or collation-dependent (PostgreSQL keeps a search text instead).
    */
   readonly searchSignature: boolean
+
+  /**
+   * Where each issue's searched text is kept in `search_text` (PostgreSQL, migration 0022: lowered by the
+   * engine's own `lower()`, so it folds exactly as `containsCi`, under a pg_trgm index where the role may create
+   * the extension): the test over its `haystack` column that admits every issue whose text may contain the
+   * needle placeholder — a superset, which the exact test then narrows. Null where no such text is kept.
+   */
+  readonly searchTextMatch: ((haystack: string, needle: string) => string) | null
 
   /**
    * How one statement holding two plans turns one off with a condition computed once, before either reads a
@@ -142,6 +150,22 @@ export interface Dialect {
    * - MySQL: `id IN` the list (as a derived table, which may hold a LIMIT), left to its optimizer.
    */
   rowsById(table: string, alias: string, ids: Fragment): Fragment
+
+  /**
+   * `column` is one of the ids the one-column subquery `ids` lists (a short list, read first): PostgreSQL
+   * `= ANY (ARRAY(ids))`, an index probe per id, where `IN` let it estimate the list from averages and hash
+   * every issue; elsewhere `IN (ids)`.
+   */
+  inIds(column: string, ids: Fragment): Fragment
+
+  /**
+   * `EXISTS (subquery)` for a correlated subquery (selecting a non-NULL constant) that is to be tested per
+   * outer row, as written. MySQL/MariaDB turn a top-level EXISTS into a semi-join driven from the subquery's
+   * rows: for a tag on 30,000 issues the page read every tagged issue and sorted them (54 ms) instead of
+   * walking the sort index and probing 50 of them (3 ms; MariaDB 10.11). A scalar subquery is never turned
+   * into a join, so MySQL writes `(subquery LIMIT 1) IS NOT NULL`.
+   */
+  existsProbe(subquery: Fragment): Fragment
 
   /** Null-safe inequality of two expressions (`IS NOT`, `IS DISTINCT FROM`, `NOT (a <=> b)`). */
   isDistinct(a: string, b: string): string

@@ -10,6 +10,19 @@ function jsonbParameters(parameters: number): string {
 
 const RECORD_TYPES: Readonly<Record<JsonColumnType, string>> = { text: 'text', integer: 'bigint', real: 'double precision' }
 
+/**
+ * An issue's searched text as `search_text` keeps it (migration 0022), over the issue row `row`: its four
+ * searched columns lowered by the engine's `lower()` (so it folds exactly as `containsCi`), one per line, with
+ * ASCII digits as `0`. Every column's lowered text is inside it, so every issue `q` matches is admitted; the
+ * digits fold so that a sample message differing only in its numbers (an order id) is the same text, and an
+ * import that replaces the sample does not rewrite the row and its trigram index entries.
+ */
+export function searchHaystack(row: string): string {
+  return foldDigits(`lower(concat_ws(chr(10), ${['title', 'sample_message', 'exception_class', 'source_frame'].map((column) => `${row}.${column}`).join(', ')}))`)
+}
+
+const foldDigits = (text: string) => `regexp_replace(${text}, '[0-9]', '0', 'g')`
+
 /** PostgreSQL, as spoken by Neon's SQL-over-HTTP. */
 export const postgresDialect: Dialect = {
   name: 'postgres',
@@ -30,8 +43,13 @@ export const postgresDialect: Dialect = {
   cascadesDeletes: true,
   historyAppliesStatus: false,
   searchSignature: false,
+  // The needle folded as the haystack is (searchHaystack), then escaped for LIKE, whose default escape is `\`.
+  searchTextMatch: (haystack, needle) =>
+    `${haystack} LIKE '%' || replace(replace(replace(${foldDigits(`lower(${needle}::text)`)}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`,
   planGate: 'where',
   rowsById: (table, alias, ids) => sql`FROM ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ANY (ARRAY(${ids}))`,
+  inIds: (column, ids) => sql`${raw(column)} = ANY (ARRAY(${ids}))`,
+  existsProbe: (subquery) => sql`EXISTS (${subquery})`,
   isDistinct: (a, b) => `${a} IS DISTINCT FROM ${b}`,
   incoming: (column) => `EXCLUDED.${column}`,
   least: (a, b) => `LEAST(${a}, ${b})`,

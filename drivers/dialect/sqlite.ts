@@ -30,8 +30,11 @@ export const sqliteDialect: Dialect = {
   cascadesDeletes: false,
   historyAppliesStatus: false,
   searchSignature: true,
+  searchTextMatch: null,
   planGate: 'limit',
   rowsById: (table, alias, ids) => sql`FROM (SELECT DISTINCT i.id FROM (${ids}) i) ids CROSS JOIN ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ids.id`,
+  inIds: (column, ids) => sql`${raw(column)} IN (${ids})`,
+  existsProbe: (subquery) => sql`EXISTS (${subquery})`,
   isDistinct: (a, b) => `${a} IS NOT ${b}`,
   incoming: (column) => `excluded.${column}`,
   // SQLite's two-argument MIN/MAX are scalar functions, unlike LEAST/GREATEST elsewhere.

@@ -14,6 +14,8 @@ export interface Tables {
   readonly groupChannels: string
   /** Each issue's trigram signature of its searched text (SQLite only, migration 0021; search-signature.ts). */
   readonly searchSignatures: string
+  /** Each issue's searched text, lowered, under a trigram index (PostgreSQL only, migration 0022). */
+  readonly searchText: string
   /** Occurrences per day and severity, folded in by occurrence id (migration 0004, `daily-counts.ts`). */
   readonly dailyCounts: string
   /** How far each id-folded rollup has read (`daily_counts`: the last occurrence id folded in). */
@@ -87,6 +89,7 @@ export function tablesFor(prefix: string, dialect: Dialect): Tables {
       groupSources: q('group_sources'),
       groupChannels: q('group_channels'),
       searchSignatures: q('search_signatures'),
+      searchText: q('search_text'),
       dailyCounts: q('daily_counts'),
       rollups: q('rollups'),
       history: q('issue_status_history'),

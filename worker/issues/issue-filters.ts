@@ -21,6 +21,8 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
   /** Case-insensitive substring test of a column against a value (never LIKE: see below). */
   const has = (column: string, value: string) => new Fragment(d.containsCi(column, '?'), [value])
   const conditions: Fragment[] = []
+  /** A page's per-issue test of related rows, kept a probe on every engine (dialect `existsProbe`); a total's EXISTS. */
+  const related = (subquery: Fragment) => (use === 'page' ? d.existsProbe(subquery) : sql`EXISTS (${subquery})`)
 
   if (filters.q !== undefined) {
     // A substring test, not LIKE: D1 refuses LIKE patterns over 50 bytes, and the text stays literal.
@@ -32,13 +34,13 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
           WHERE ${has('fq.path', q)} OR ${has('fq.channel', q)})`
     const test = sql`(${has('g.title', q)} OR ${has('g.sample_message', q)} OR ${has('g.exception_class', q)} OR ${has('g.source_frame', q)}
         OR g.module_id IN (${modules}) OR g.id IN (${files}))`
-    // With signatures (SQLite, migration 0021), only the issues they admit, plus those of matching modules
-    // and files, are read and tested: the id list drives the query instead of a scan of every issue.
-    const mask = d.searchSignature ? needleMask(q) : null
+    // Where the issues' text is indexed — signatures (SQLite, migration 0021), a trigram-indexed search text
+    // (PostgreSQL, 0022) — only the issues it admits, plus those of matching modules and files, are read and
+    // tested: the id list drives the query instead of a scan of every issue.
+    const admitted = textCandidates(scope, q)
     conditions.push(
-      mask
-        ? sql`g.id IN (${signatureCandidates(t.searchSignatures, 'gsig', mask)} UNION ALL SELECT gmq.id FROM ${T('groups')} gmq WHERE gmq.module_id IN (${modules})
-            UNION ALL ${files}) AND ${test}`
+      admitted
+        ? sql`${d.inIds('g.id', sql`${admitted} UNION ALL SELECT gmq.id FROM ${T('groups')} gmq WHERE gmq.module_id IN (${modules}) UNION ALL ${files}`)} AND ${test}`
         : test,
     )
   }
@@ -67,7 +69,7 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
     // each issue's few pairs instead and tests them against the files' list (`unindexed`): with 20 matching
     // files, 20 seeks per issue cost 111–116 ms at 100,000 issues against 47 ms (docs/performance.md).
     const file = use === 'total' ? d.unindexed('gss.source_file_id') : 'gss.source_file_id'
-    conditions.push(sql`EXISTS (SELECT 1 FROM ${T('groupSources')} gss WHERE gss.group_id = g.id AND ${raw(file)} IN (${sourceFiles(scope, filters.source, 'fs.id')}))`)
+    conditions.push(related(sql`SELECT 1 FROM ${T('groupSources')} gss WHERE gss.group_id = g.id AND ${raw(file)} IN (${sourceFiles(scope, filters.source, 'fs.id')})`))
   }
   if (filters.date !== undefined) {
     // Issues with an occurrence that day, or non-ingested issues created that day (reference §3.1 `date`).
@@ -87,13 +89,32 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
   }
   if (filters.tag !== undefined) {
     // EXISTS on the (group_id, tag_id) key, as for `source`: the page reads its rows in list order.
-    conditions.push(sql`EXISTS (SELECT 1 FROM ${T('groupTags')} gtt JOIN ${T('tags')} tt ON tt.id = gtt.tag_id
-        WHERE gtt.group_id = g.id AND ${namesTag('tt', filters.tag)})`)
+    conditions.push(related(sql`SELECT 1 FROM ${T('groupTags')} gtt JOIN ${T('tags')} tt ON tt.id = gtt.tag_id
+        WHERE gtt.group_id = g.id AND ${namesTag('tt', filters.tag)}`))
   }
   if (filters.hasStack !== undefined) {
     conditions.push(sql`${raw(filters.hasStack ? "(g.sample_stack IS NOT NULL AND g.sample_stack <> '')" : "(g.sample_stack IS NULL OR g.sample_stack = '')")}`)
   }
   return join(conditions, ' AND ', '1 = 1')
+}
+
+/**
+ * The issues whose own text may contain `q` (a superset), from the dialect's index of it, or null where there
+ * is none or it cannot narrow this needle: a signature needs a trigram of the needle (needleMask); pg_trgm
+ * looks a LIKE pattern up by its runs of three letters or digits, and without one it reads every entry of the
+ * index — more than the scan it would replace.
+ */
+function textCandidates(scope: AppScope, q: string): Fragment | null {
+  const { t, db } = scope
+  const d = db.dialect
+  if (d.searchSignature) {
+    const mask = needleMask(q)
+    return mask ? signatureCandidates(t.searchSignatures, 'gsig', mask) : null
+  }
+  if (d.searchTextMatch !== null && /[\p{L}\p{N}]{3}/u.test(q)) {
+    return sql`SELECT gst.group_id FROM ${raw(t.searchText)} gst WHERE ${new Fragment(d.searchTextMatch('gst.haystack', '?'), [q])}`
+  }
+  return null
 }
 
 /**
