@@ -3,20 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { postgresDialect } from '../../../drivers/dialect/postgres.ts'
 import { MIGRATIONS } from '../../../drivers/migrations/index.ts'
 import { LOCAL_ENGINES, dropPostgresDatabase, recreatePostgresDatabase } from '../../../tools/local-engines.ts'
+import { mulberry32 } from '../../api/helpers/fuzz-requests.ts'
 import { TARGETS } from '../../drivers/driver-targets.ts'
 import { migratedScope, type MigratedScope } from '../digest/persist/migrated-scope.ts'
 import { recordedSearch } from './recorded-search.ts'
-
-/** A small deterministic generator (mulberry32), so a failure names a reproducible case. */
-function random(seed: number): () => number {
-  let state = seed
-  return () => {
-    state = (state + 0x6d2b79f5) | 0
-    let value = Math.imul(state ^ (state >>> 15), 1 | state)
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 // Both cases, digits, LIKE's own syntax and escape, the characters whose lower case is ASCII (KELVIN SIGN,
 // I WITH DOT ABOVE), accented and final-sigma letters, a CJK character and an astral one.
@@ -88,7 +78,7 @@ describe.each(TARGETS)('search text on %s (migration 0022)', { timeout: 120_000 
   it('admits every issue whose text the exact test matches: 400 random texts, 3,000 needles of any case', async () => {
     const { t, db } = m.scope
     const d = db.dialect
-    const next = random(22)
+    const next = mulberry32(22)
     const texts = Array.from({ length: 400 }, () => [pick(next, 1 + Math.floor(next() * 120)), pick(next, Math.floor(next() * 60)), pick(next, Math.floor(next() * 12)), pick(next, Math.floor(next() * 20))])
     await db.batch(texts.map((columns, i) => issueRow(`rnd-${i}`, { title: columns[0]!, message: columns[1] || null, exceptionClass: columns[2] || null, frame: columns[3] || null })))
     const needles: string[] = []
