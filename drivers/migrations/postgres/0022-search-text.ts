@@ -4,7 +4,7 @@ import type { Migration } from '../migration.ts'
 /**
  * Migration 0022 (application): each issue's searched text in a table of its own, under a pg_trgm index, so
  * that `q` reads the issues whose text may hold the needle instead of every issue (issue 18: `q=deadlock` grew
- * 9.96× from the small corpus to 300,000 occurrences; docs/performance.md "`q` on PostgreSQL: a search text").
+ * 9.96× from the small corpus to 300,000 occurrences; docs/performance.md "`q` on PostgreSQL: a search text (migration 0022)").
  *
  * A table, not trigram indexes on `error_groups`: every import batch updates the issues' `count` and
  * `last_seen`, which are indexed, so PostgreSQL makes no HOT update and wrote every GIN entry of the four
