@@ -110,12 +110,21 @@ export interface Dialect {
   readonly historyAppliesStatus: boolean
 
   /**
-   * Whether issues carry a trigram signature of their searched text (SQLite, migration 0021), so `q` can scan
-   * the narrow signature table first and test only the issues it admits (worker/issues/search-signature.ts). Only
-   * sound where `containsCi`'s `lower()` folds as the signature does: SQLite's folds ASCII only. PostgreSQL's
-   * and MySQL's fold Unicode, locale- or collation-dependent (PostgreSQL keeps a search text instead).
+   * How issues carry a trigram signature of their searched text, so that `q` scans the narrow
+   * `search_signatures` rows first and tests only the issues they admit (worker/issues/search-signature.ts);
+   * null where they carry none.
+   * - `'statement'` (SQLite, migration 0021): a writer stores an issue's signature with an UPDATE of its own
+   *   after writing the text, in the same batch (one round trip, whatever the batch holds).
+   * - `'issue-columns'` (MySQL, migration 0023): the statement that writes the text writes the signature too,
+   *   into the issue row's `signature_w0` … `signature_w4`, and triggers copy it into `search_signatures`.
+   *   PlanetScale sends each statement as a request of its own, and an import batch already takes the ten
+   *   design.md allows it.
+   * Only sound where `containsCi`'s `lower()` folds as the signature does: SQLite's folds ASCII only; MySQL's
+   * maps each character to one, and to ASCII only from ASCII, KELVIN SIGN and I WITH DOT ABOVE (asserted per
+   * engine in test/worker/issues/search-signature.test.ts). PostgreSQL's folds by locale: it keeps a
+   * trigram-indexed search text instead (`searchTextMatch`).
    */
-  readonly searchSignature: boolean
+  readonly searchSignature: 'statement' | 'issue-columns' | null
 
   /**
    * Where each issue's searched text is kept in `search_text` (PostgreSQL, migration 0022: lowered by the
@@ -147,16 +156,11 @@ export interface Dialect {
    * - SQLite: the distinct list CROSS JOINed first (its documented way to fix a join order).
    * - PostgreSQL: `id = ANY (ARRAY(ids))`, an index scan of the key for a list it plans as about ten ids; as a
    *   join it guessed the list's size from averages and hashed the whole table.
-   * - MySQL: `id IN` the list (as a derived table, which may hold a LIMIT), left to its optimizer.
+   * - MySQL: the distinct list STRAIGHT_JOINed first (MySQL's way to fix a join order). As `id IN` the list,
+   *   MariaDB estimated a list without a LIMIT (`q`'s signature matches) from its tables' sizes and scanned
+   *   every issue against it: a `q` at 20,000 issues read 32 ms, 6 ms from the list (docs/performance.md).
    */
   rowsById(table: string, alias: string, ids: Fragment): Fragment
-
-  /**
-   * `column` is one of the ids the one-column subquery `ids` lists (a short list, read first): PostgreSQL
-   * `= ANY (ARRAY(ids))`, an index probe per id, where `IN` let it estimate the list from averages and hash
-   * every issue; elsewhere `IN (ids)`.
-   */
-  inIds(column: string, ids: Fragment): Fragment
 
   /**
    * `EXISTS (subquery)` for a correlated subquery (selecting a non-NULL constant) that is to be tested per
@@ -169,6 +173,9 @@ export interface Dialect {
 
   /** Null-safe inequality of two expressions (`IS NOT`, `IS DISTINCT FROM`, `NOT (a <=> b)`). */
   isDistinct(a: string, b: string): string
+
+  /** Null-safe equality of two expressions (`IS`, `IS NOT DISTINCT FROM`, `<=>`). */
+  isSame(a: string, b: string): string
 
   /** The incoming row's value of `column` inside an upsert's update list. */
   incoming(column: string): string

@@ -42,15 +42,15 @@ export const postgresDialect: Dialect = {
   lockingRead: ' FOR UPDATE',
   cascadesDeletes: true,
   historyAppliesStatus: false,
-  searchSignature: false,
+  searchSignature: null,
   // The needle folded as the haystack is (searchHaystack), then escaped for LIKE, whose default escape is `\`.
   searchTextMatch: (haystack, needle) =>
     `${haystack} LIKE '%' || replace(replace(replace(${foldDigits(`lower(${needle}::text)`)}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`,
   planGate: 'where',
   rowsById: (table, alias, ids) => sql`FROM ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ANY (ARRAY(${ids}))`,
-  inIds: (column, ids) => sql`${raw(column)} = ANY (ARRAY(${ids}))`,
   existsProbe: (subquery) => sql`EXISTS (${subquery})`,
   isDistinct: (a, b) => `${a} IS DISTINCT FROM ${b}`,
+  isSame: (a, b) => `${a} IS NOT DISTINCT FROM ${b}`,
   incoming: (column) => `EXCLUDED.${column}`,
   least: (a, b) => `LEAST(${a}, ${b})`,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,

@@ -23,6 +23,7 @@ import { application0019 as sqliteApplication0019 } from './sqlite/0019-status-t
 import { application0020 as sqliteApplication0020 } from './sqlite/0020-sort-index-ids.ts'
 import { application0021 as sqliteApplication0021 } from './sqlite/0021-search-signature.ts'
 import { application0022 as sqliteApplication0022 } from './sqlite/0022-search-text.ts'
+import { application0023 as sqliteApplication0023 } from './sqlite/0023-search-signature.ts'
 import { application0001 as postgresApplication0001 } from './postgres/0001-issues.ts'
 import { registry0001 as postgresRegistry0001 } from './postgres/0001-registry.ts'
 import { application0002 as postgresApplication0002 } from './postgres/0002-ingestion.ts'
@@ -46,6 +47,7 @@ import { application0019 as postgresApplication0019 } from './postgres/0019-stat
 import { application0020 as postgresApplication0020 } from './postgres/0020-sort-index-ids.ts'
 import { application0021 as postgresApplication0021 } from './postgres/0021-search-signature.ts'
 import { application0022 as postgresApplication0022 } from './postgres/0022-search-text.ts'
+import { application0023 as postgresApplication0023 } from './postgres/0023-search-signature.ts'
 import { application0001 as mysqlApplication0001 } from './mysql/0001-issues.ts'
 import { registry0001 as mysqlRegistry0001 } from './mysql/0001-registry.ts'
 import { application0002 as mysqlApplication0002 } from './mysql/0002-ingestion.ts'
@@ -69,10 +71,11 @@ import { application0019 as mysqlApplication0019 } from './mysql/0019-status-tri
 import { application0020 as mysqlApplication0020 } from './mysql/0020-sort-index-ids.ts'
 import { application0021 as mysqlApplication0021 } from './mysql/0021-search-signature.ts'
 import { application0022 as mysqlApplication0022 } from './mysql/0022-search-text.ts'
+import { application0023 as mysqlApplication0023 } from './mysql/0023-search-signature.ts'
 
 /** Every migration, per dialect, in version order. Each dialect must list the same versions. */
 export const MIGRATIONS: Readonly<Record<Dialect['name'], MigrationSet>> = {
-  sqlite: { registry: [sqliteRegistry0001], application: [sqliteApplication0001, sqliteApplication0002, sqliteApplication0003, sqliteApplication0004, sqliteApplication0005, sqliteApplication0006, sqliteApplication0007, sqliteApplication0008, sqliteApplication0009, sqliteApplication0010, sqliteApplication0011, sqliteApplication0012, sqliteApplication0013, sqliteApplication0014, sqliteApplication0015, sqliteApplication0016, sqliteApplication0017, sqliteApplication0018, sqliteApplication0019, sqliteApplication0020, sqliteApplication0021, sqliteApplication0022] },
-  postgres: { registry: [postgresRegistry0001], application: [postgresApplication0001, postgresApplication0002, postgresApplication0003, postgresApplication0004, postgresApplication0005, postgresApplication0006, postgresApplication0007, postgresApplication0008, postgresApplication0009, postgresApplication0010, postgresApplication0011, postgresApplication0012, postgresApplication0013, postgresApplication0014, postgresApplication0015, postgresApplication0016, postgresApplication0017, postgresApplication0018, postgresApplication0019, postgresApplication0020, postgresApplication0021, postgresApplication0022] },
-  mysql: { registry: [mysqlRegistry0001], application: [mysqlApplication0001, mysqlApplication0002, mysqlApplication0003, mysqlApplication0004, mysqlApplication0005, mysqlApplication0006, mysqlApplication0007, mysqlApplication0008, mysqlApplication0009, mysqlApplication0010, mysqlApplication0011, mysqlApplication0012, mysqlApplication0013, mysqlApplication0014, mysqlApplication0015, mysqlApplication0016, mysqlApplication0017, mysqlApplication0018, mysqlApplication0019, mysqlApplication0020, mysqlApplication0021, mysqlApplication0022] },
+  sqlite: { registry: [sqliteRegistry0001], application: [sqliteApplication0001, sqliteApplication0002, sqliteApplication0003, sqliteApplication0004, sqliteApplication0005, sqliteApplication0006, sqliteApplication0007, sqliteApplication0008, sqliteApplication0009, sqliteApplication0010, sqliteApplication0011, sqliteApplication0012, sqliteApplication0013, sqliteApplication0014, sqliteApplication0015, sqliteApplication0016, sqliteApplication0017, sqliteApplication0018, sqliteApplication0019, sqliteApplication0020, sqliteApplication0021, sqliteApplication0022, sqliteApplication0023] },
+  postgres: { registry: [postgresRegistry0001], application: [postgresApplication0001, postgresApplication0002, postgresApplication0003, postgresApplication0004, postgresApplication0005, postgresApplication0006, postgresApplication0007, postgresApplication0008, postgresApplication0009, postgresApplication0010, postgresApplication0011, postgresApplication0012, postgresApplication0013, postgresApplication0014, postgresApplication0015, postgresApplication0016, postgresApplication0017, postgresApplication0018, postgresApplication0019, postgresApplication0020, postgresApplication0021, postgresApplication0022, postgresApplication0023] },
+  mysql: { registry: [mysqlRegistry0001], application: [mysqlApplication0001, mysqlApplication0002, mysqlApplication0003, mysqlApplication0004, mysqlApplication0005, mysqlApplication0006, mysqlApplication0007, mysqlApplication0008, mysqlApplication0009, mysqlApplication0010, mysqlApplication0011, mysqlApplication0012, mysqlApplication0013, mysqlApplication0014, mysqlApplication0015, mysqlApplication0016, mysqlApplication0017, mysqlApplication0018, mysqlApplication0019, mysqlApplication0020, mysqlApplication0021, mysqlApplication0022, mysqlApplication0023] },
 }

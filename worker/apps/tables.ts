@@ -12,7 +12,7 @@ export interface Tables {
   readonly groupSources: string
   /** Which channels an issue has occurrences in: `groupSources` folded by the files' channel (migration 0018). */
   readonly groupChannels: string
-  /** Each issue's trigram signature of its searched text (SQLite only, migration 0021; search-signature.ts). */
+  /** Each issue's trigram signature of its searched text (SQLite 0021, MySQL 0023; search-signature.ts). */
   readonly searchSignatures: string
   /** Each issue's searched text, lowered, under a trigram index (PostgreSQL only, migration 0022). */
   readonly searchText: string

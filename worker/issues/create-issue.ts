@@ -9,7 +9,7 @@ import { InvalidInputError } from '../errors.ts'
 import { applyTagRules, RULE_TARGETS } from '../tags/tag-rules.ts'
 import { issueStatement, toIssueDetail, type IssueDetail } from './issue-detail.ts'
 import { manualFingerprint } from './manual-fingerprint.ts'
-import { SIGNATURE_COLUMNS, textSignature } from './search-signature.ts'
+import { ISSUE_SIGNATURE_COLUMNS, SIGNATURE_COLUMNS, textSignature } from './search-signature.ts'
 import { parseJson } from '../../drivers/dialect/dialect.ts'
 import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
 
@@ -28,20 +28,24 @@ export async function createManualIssue(scope: AppScope, input: ManualIssueInput
   const guarded = guardedFingerprint(scope, fingerprint, issue.tagIds.length ? { list: tags, count: issue.tagIds.length } : null, issue.moduleId)
   const context = JSON.stringify({ origin: 'manual', kind: issue.kind, module_id: issue.moduleId })
   const message = issue.description ?? issue.title
+  // Its search signature, where the schema keeps one: in the issue row itself (MySQL, migration 0023), or with
+  // an UPDATE after the INSERT whose trigger made it unknown (SQLite, migration 0021).
+  const mode = db.dialect.searchSignature
+  const signature = mode ? textSignature({ title: issue.title, message, exceptionClass: null, sourceFrame: issue.sourceFrame }) : []
+  const signed = mode === 'issue-columns' ? ISSUE_SIGNATURE_COLUMNS : []
   const statements: Statement[] = [
     {
       sql: `INSERT INTO ${t.groups} (fingerprint, severity, environment, title, source_frame, count, first_seen, last_seen,
-          sample_message, sample_context, created_at, status, status_updated_at, log_type, channel, origin, kind, module_id)
-        VALUES (${guarded.sql}, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, 'manual', 'manual', 'manual', ?, ?)`,
+          sample_message, sample_context, created_at, status, status_updated_at, log_type, channel, origin, kind, module_id${signed.map((column) => `, ${column}`).join('')})
+        VALUES (${guarded.sql}, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, 'manual', 'manual', 'manual', ?, ?${signed.map(() => ', ?').join('')})`,
       args: [...guarded.args, issue.severity, issue.environment, issue.title, issue.sourceFrame, now, now,
-        message, context, now, issue.status, now, issue.kind, issue.moduleId],
+        message, context, now, issue.status, now, issue.kind, issue.moduleId, ...(signed.length ? signature : [])],
     },
-    // Its search signature where the schema keeps one (SQLite, migration 0021: the insert's trigger made it unknown).
-    ...(db.dialect.searchSignature
+    ...(mode === 'statement'
       ? [{
           sql: `UPDATE ${t.searchSignatures} SET ${SIGNATURE_COLUMNS.map((column) => `${column} = ?`).join(', ')}
             WHERE id = (SELECT id FROM ${t.groups} WHERE fingerprint = ?)`,
-          args: [...textSignature({ title: issue.title, message, exceptionClass: null, sourceFrame: issue.sourceFrame }), fingerprint],
+          args: [...signature, fingerprint],
         }]
       : []),
     {

@@ -27,22 +27,10 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
   if (filters.q !== undefined) {
     // A substring test, not LIKE: D1 refuses LIKE patterns over 50 bytes, and the text stays literal.
     const q = filters.q
-    // The files part reads the matching files' ranges of group_sources (source_file_id, group_id), not every
-    // (issue, file) pair joined to its file.
-    const modules = sql`SELECT mq.id FROM ${T('modules')} mq WHERE ${has('mq.name', q)}`
-    const files = sql`SELECT gsq.group_id FROM ${T('groupSources')} gsq WHERE gsq.source_file_id IN (SELECT fq.id FROM ${T('sourceFiles')} fq
-          WHERE ${has('fq.path', q)} OR ${has('fq.channel', q)})`
-    const test = sql`(${has('g.title', q)} OR ${has('g.sample_message', q)} OR ${has('g.exception_class', q)} OR ${has('g.source_frame', q)}
-        OR g.module_id IN (${modules}) OR g.id IN (${files}))`
-    // Where the issues' text is indexed — signatures (SQLite, migration 0021), a trigram-indexed search text
-    // (PostgreSQL, 0022) — only the issues it admits, plus those of matching modules and files, are read and
-    // tested: the id list drives the query instead of a scan of every issue.
-    const admitted = textCandidates(scope, q)
-    conditions.push(
-      admitted
-        ? sql`${d.inIds('g.id', sql`${admitted} UNION ALL SELECT gmq.id FROM ${T('groups')} gmq WHERE gmq.module_id IN (${modules}) UNION ALL ${files}`)} AND ${test}`
-        : test,
-    )
+    // The exact test. Where the issues' text is indexed, `issuesWhere` reads only the issues it may admit.
+    const { modules, files } = relatedMatches(scope, q)
+    conditions.push(sql`(${has('g.title', q)} OR ${has('g.sample_message', q)} OR ${has('g.exception_class', q)} OR ${has('g.source_frame', q)}
+        OR g.module_id IN (${modules}) OR g.id IN (${files}))`)
   }
   if (filters.severity !== undefined) conditions.push(sql`g.severity = ${filters.severity}`)
   if (filters.minSeverity !== undefined) {
@@ -96,6 +84,37 @@ export function issueFilterSql(scope: AppScope, filters: IssueFilters, use: 'pag
     conditions.push(sql`${raw(filters.hasStack ? "(g.sample_stack IS NOT NULL AND g.sample_stack <> '')" : "(g.sample_stack IS NULL OR g.sample_stack = '')")}`)
   }
   return join(conditions, ' AND ', '1 = 1')
+}
+
+/**
+ * `FROM … WHERE <where>` over the issues (`g`) a search with these filters reads. With `q`, where the issues'
+ * text is indexed — signatures (SQLite 0021, MySQL 0023), a trigram-indexed search text (PostgreSQL 0022) —
+ * only the issues the index admits, plus those of matching modules and files: that id list is read first and
+ * each issue found by its key (dialect `rowsById`), instead of a scan of every issue; `where` (issueFilterSql)
+ * still tests each exactly. Otherwise every issue.
+ */
+export function issuesWhere(scope: AppScope, filters: IssueFilters, where: Fragment): Fragment {
+  const { t, db } = scope
+  const admitted = filters.q === undefined ? null : textCandidates(scope, filters.q)
+  if (admitted === null) return sql`FROM ${raw(t.groups)} g WHERE ${where}`
+  const { modules, files } = relatedMatches(scope, filters.q!)
+  const ids = sql`${admitted} UNION ALL SELECT gmq.id FROM ${raw(t.groups)} gmq WHERE gmq.module_id IN (${modules}) UNION ALL ${files}`
+  return sql`${db.dialect.rowsById(t.groups, 'g', ids)} AND ${where}`
+}
+
+/**
+ * `q`'s matches apart from the issues' own text: the modules whose name holds it, and the issues of the files
+ * whose path or channel does — read from the matching files' ranges of group_sources (source_file_id,
+ * group_id), not from every (issue, file) pair joined to its file.
+ */
+function relatedMatches(scope: AppScope, q: string): { modules: Fragment; files: Fragment } {
+  const { t, db } = scope
+  const has = (column: string) => new Fragment(db.dialect.containsCi(column, '?'), [q])
+  return {
+    modules: sql`SELECT mq.id FROM ${raw(t.modules)} mq WHERE ${has('mq.name')}`,
+    files: sql`SELECT gsq.group_id FROM ${raw(t.groupSources)} gsq WHERE gsq.source_file_id IN (SELECT fq.id FROM ${raw(t.sourceFiles)} fq
+          WHERE ${has('fq.path')} OR ${has('fq.channel')})`,
+  }
 }
 
 /**

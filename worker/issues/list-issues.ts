@@ -5,7 +5,7 @@ import { namedBatch } from '../../drivers/named-batch.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { issueSelectList, toIssueListItem } from './issue-columns.ts'
 import { issueCandidates } from './issue-candidates.ts'
-import { issueFilterSql } from './issue-filters.ts'
+import { issueFilterSql, issuesWhere } from './issue-filters.ts'
 import { issueTotalSql } from './issue-total.ts'
 import type { IssueSearch, IssueSort } from './issue-search.ts'
 import { trendSql, trendWindow } from './issue-trend.ts'
@@ -85,7 +85,7 @@ function pageIds(scope: AppScope, search: IssueSearch, filter: Fragment, offset:
   const { t, db } = scope
   const order = ORDER[search.sort]
   if (search.filters.q !== undefined) {
-    return sql`SELECT g.id, COUNT(*) OVER () AS matched FROM ${raw(t.groups)} g WHERE ${filter}
+    return sql`SELECT g.id, COUNT(*) OVER () AS matched ${issuesWhere(scope, search.filters, filter)}
         ORDER BY ${raw(db.dialect.unindexed(order))} LIMIT ${raw(String(search.limit))} OFFSET ${raw(String(offset))}`
   }
   const candidates = issueCandidates(scope, search.filters)

@@ -60,8 +60,8 @@ export async function backfillSearchSignatures(scope: AppScope, limit = ROWS_PER
         'ss',
         signatureAssignments('j'),
         new Fragment(source, [`[${records.join(',')}]`]),
-        `ss.id = j.id AND ss.${SIGNATURE_COLUMNS[0]} = -1 AND EXISTS (SELECT 1 FROM ${t.groups} g WHERE g.id = j.id AND g.title IS j.title
-          AND g.sample_message IS j.message AND g.exception_class IS j.exceptionClass AND g.source_frame IS j.sourceFrame)`,
+        `ss.id = j.id AND ss.${SIGNATURE_COLUMNS[0]} = -1 AND EXISTS (SELECT 1 FROM ${t.groups} g WHERE g.id = j.id AND ${d.isSame('g.title', 'j.title')}
+          AND ${d.isSame('g.sample_message', 'j.message')} AND ${d.isSame('g.exception_class', 'j.exceptionClass')} AND ${d.isSame('g.source_frame', 'j.sourceFrame')})`,
       ),
     )
   }

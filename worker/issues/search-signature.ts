@@ -1,9 +1,9 @@
 import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
 
 /**
- * The trigram signature of an issue's searched text (migration 0021, SQLite): which of 260 bits its trigrams
+ * The trigram signature of an issue's searched text (migration 0021 on SQLite, 0023 on MySQL): which of 260 bits its trigrams
  * set, kept as five integer words of 52 bits each (`w0` … `w4` of `search_signatures`: every word an exact
- * JavaScript number and an exact SQLite integer). A `q` needle's own trigrams give a mask, and only issues whose
+ * JavaScript number, SQLite integer and MySQL BIGINT). A `q` needle's own trigrams give a mask, and only issues whose
  * signature holds every bit of it can contain the needle: the search scans the narrow signature rows and tests
  * the text of those issues alone, instead of reading every issue (issue 18; docs/performance.md "Search:
  * trigram signatures").
@@ -18,7 +18,9 @@ import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
  * lower case and every other character to one class (128), so equal characters always fold equal, and a needle
  * found in a text has each of its trigrams among the text's. The two characters whose Unicode lower case is
  * ASCII (KELVIN SIGN → k, LATIN CAPITAL I WITH DOT ABOVE → i) fold to that letter, which keeps the guarantee
- * under a Unicode `lower()` with one-to-one mappings too.
+ * under a Unicode `lower()` with one-to-one mappings too: MySQL's `LOWER()` (`containsCi` there compares the
+ * lowered strings' bytes), which the suite checks over every code point, maps each to one character and to
+ * ASCII only from ASCII and those two.
  */
 
 const SIGNATURE_WORDS = 5
@@ -27,6 +29,9 @@ const TRIGRAM_BITS = SIGNATURE_WORDS * WORD_BITS
 
 /** The words' columns in `search_signatures`, in order. */
 export const SIGNATURE_COLUMNS: readonly string[] = Array.from({ length: SIGNATURE_WORDS }, (_, word) => `w${word}`)
+
+/** The words' columns in an issue row, where the dialect keeps them there (`searchSignature: 'issue-columns'`). */
+export const ISSUE_SIGNATURE_COLUMNS: readonly string[] = SIGNATURE_COLUMNS.map((column) => `signature_${column}`)
 
 /** The searched columns of an issue row (`q`'s own columns; module names and file paths are matched apart). */
 export interface SearchedText {

@@ -27,7 +27,7 @@ export async function maintainApplication(deps: Deps, scope: AppScope): Promise<
   }
   await syncDueConnectors(deps, scope)
   await runPluginHook({ plugins: deps.plugins, scope, hook: 'maintain', now: deps.now(), call: (hooks) => hooks.maintain?.({ scope, now: deps.now(), plugins: deps.plugins, services: deps }) })
-  // Issues without a search signature (older than migration 0021) get theirs, a share per run.
+  // Issues without a search signature (older than migration 0021 on SQLite, 0023 on MySQL; or manual issues on MySQL) get theirs, a share per run.
   await backfillSearchSignatures(scope)
   // Retention deletes: never alongside an import's batches. A busy lock just means next time.
   const policy = occurrencePolicy(deps)

@@ -6,7 +6,7 @@ import { toEventRecords } from '../../../worker/digest/persist/event-record.ts'
 import { persistEvents } from '../../../worker/digest/persist/persist-events.ts'
 import { createManualIssue } from '../../../worker/issues/create-issue.ts'
 import { backfillSearchSignatures } from '../../../worker/issues/search-signature-backfill.ts'
-import { needleMask, SIGNATURE_COLUMNS, textSignature, type SearchedText } from '../../../worker/issues/search-signature.ts'
+import { ISSUE_SIGNATURE_COLUMNS, needleMask, SIGNATURE_COLUMNS, textSignature, type SearchedText } from '../../../worker/issues/search-signature.ts'
 import { mirrorStatements } from '../../../worker/plugins/tracker/tracker-mirror.ts'
 import { TARGETS } from '../../drivers/driver-targets.ts'
 import { migratedScope, type MigratedScope } from '../digest/persist/migrated-scope.ts'
@@ -102,9 +102,11 @@ describe('search signature', () => {
   })
 })
 
-const sqliteTargets = TARGETS.filter((target) => target === 'd1' || target === 'libsql')
+/** The engines whose schema keeps signatures: SQLite (migration 0021) and MySQL (0023); PostgreSQL keeps a search text. */
+const signatureTargets = TARGETS.filter((target) => target !== 'neon')
 
-describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeout: 60_000 }, (target) => {
+describe.each(signatureTargets)('search signatures on %s (migrations 0021, 0023)', { timeout: 60_000 }, (target) => {
+  const mysql = target === 'planetscale'
   let m: MigratedScope
   let fileId: number
   const now = '2026-10-01 00:00:00'
@@ -139,8 +141,37 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
   })
   afterAll(() => m.close())
 
-  it('the engine\'s lower() folds ASCII only, which the signature\'s folding relies on', async () => {
-    expect(await m.rows(`SELECT lower(?) AS folded`, ['AÉ\u212a\u0130ZÀ'])).toEqual([{ folded: 'aÉ\u212a\u0130zÀ' }])
+  it('the engine\'s lower() folds as the signature\'s folding assumes', async () => {
+    expect(m.scope.db.dialect.searchSignature).toBe(mysql ? 'issue-columns' : 'statement')
+    if (!mysql) {
+      // SQLite: ASCII only.
+      expect(await m.rows(`SELECT lower(?) AS folded`, ['AÉ\u212a\u0130ZÀ'])).toEqual([{ folded: 'aÉ\u212a\u0130zÀ' }])
+      return
+    }
+    // MySQL folds Unicode: every code point past ASCII lowers to ONE character, and to an ASCII one only for
+    // I WITH DOT ABOVE (→ i) and KELVIN SIGN (→ k) — under the issue columns' collation (the haystack) and the
+    // connection's (the needle, a parameter). Any other mapping would let a needle match text whose trigrams
+    // its signature does not hold.
+    const { t } = m.scope
+    const [collation] = await m.rows<{ c: string }>(
+      `SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = 'title'`,
+      [t.groups.replaceAll('`', '')],
+    )
+    expect(collation!.c).toBe('utf8mb4_unicode_ci')
+    const asColumn = `CONVERT(CHAR(cp USING utf32) USING utf8mb4) COLLATE ${collation!.c}`
+    const asParameter = `CONVERT(CHAR(cp USING utf32) USING utf8mb4)`
+    const rows = await m.rows<{ cp: number; column_lower: string; parameter_lower: string }>(
+      // Code points as three base-128 digits: a recursion of 128 steps (MariaDB stops one at 1,000 by default).
+      `WITH RECURSIVE d (v) AS (SELECT 0 UNION ALL SELECT v + 1 FROM d WHERE v < 127),
+          n (cp) AS (SELECT a.v * 16384 + b.v * 128 + c.v FROM d a, d b, d c WHERE a.v < 68)
+        SELECT cp, HEX(LOWER(${asColumn})) AS column_lower, HEX(LOWER(${asParameter})) AS parameter_lower FROM n
+        WHERE cp >= 128 AND cp NOT BETWEEN 55296 AND 57343 AND (CHAR_LENGTH(LOWER(${asColumn})) <> 1 OR ASCII(LOWER(${asColumn})) < 128
+          OR CHAR_LENGTH(LOWER(${asParameter})) <> 1 OR ASCII(LOWER(${asParameter})) < 128)`,
+    )
+    expect(rows.map((row) => ({ ...row, cp: Number(row.cp) }))).toEqual([
+      { cp: 0x130, column_lower: '69', parameter_lower: '69' },
+      { cp: 0x212a, column_lower: '6B', parameter_lower: '6B' },
+    ])
   })
 
   it('the digest stores each issue\'s signature and rewrites it with the sample; q finds the issue by any part of its text', async () => {
@@ -181,6 +212,121 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
     expect(await found('vat.ts')).toEqual(['Quarterly VAT report is late'])
   })
 
+  it('in SQL, every issue the exact test matches is admitted: 400 random texts, 3,000 needles of any case', async () => {
+    const { t, db } = m.scope
+    const d = db.dialect
+    const next = random(23)
+    // The texts' own alphabet plus Greek sigmas, whose case mappings differ by position and engine.
+    const letters = [...ALPHABET, 'Σ', 'ς', 'σ']
+    const pick = (length: number) => Array.from({ length }, () => letters[Math.floor(next() * letters.length)]).join('')
+    const texts = Array.from({ length: 400 }, () => [pick(1 + Math.floor(next() * 120)), pick(Math.floor(next() * 60)), pick(Math.floor(next() * 12)), pick(Math.floor(next() * 20))])
+    await db.batch(texts.map((columns, i) => ({
+      sql: `INSERT INTO ${t.groups} (fingerprint, severity, title, sample_message, exception_class, source_frame, count, first_seen, last_seen, created_at) VALUES (?, 'ERROR', ?, ?, ?, ?, 1, ?, ?, ?)`,
+      args: [`rnd-${i}`, columns[0]!, columns[1] || null, columns[2] || null, columns[3] || null, now, now, now],
+    })))
+    // The backfill computes their signatures (the writers' own path for unknown rows).
+    expect(await backfillSearchSignatures(m.scope)).toBe(400)
+    const needles: string[] = []
+    while (needles.length < 3000) {
+      const column = [...texts[Math.floor(next() * texts.length)]![Math.floor(next() * 4)]!]
+      const start = Math.floor(next() * column.length)
+      const piece = column.slice(start, start + 3 + Math.floor(next() * 12)).join('')
+      // Some change case by JavaScript's Unicode rules (`ß` → `SS`, `İ` → `i̇`): the engine's lower() decides.
+      const needle = next() < 0.4 ? piece.toUpperCase() : next() < 0.5 ? piece.toLowerCase() : piece
+      if (needleMask(needle)) needles.push(needle)
+    }
+    const exact = ['title', 'sample_message', 'exception_class', 'source_frame'].map((column) => d.containsCi(`g.${column}`, 'n.needle')).join(' OR ')
+    const matches = await m.rows<{ needle: string; fingerprint: string }>(
+      `SELECT n.needle, g.fingerprint FROM ${d.jsonRecords({ needle: 'text' }, 'n')} JOIN ${t.groups} g ON g.fingerprint LIKE 'rnd-%' AND (${exact})`,
+      [JSON.stringify(needles.map((needle) => ({ needle })))],
+    )
+    const signatures = new Map((await stored(`g.fingerprint LIKE 'rnd-%'`)).map((row, i) => [`rnd-${i}`, row.words]))
+    expect(signatures.size).toBe(400)
+    const missed = matches.filter((match) => !holds(signatures.get(match.fingerprint)!, needleMask(match.needle)!))
+    expect(missed).toEqual([])
+    // And the needles do match: most find their own text.
+    expect(new Set(matches.map((match) => match.needle)).size).toBeGreaterThan(2000)
+    await db.execute({ sql: `DELETE FROM ${t.groups} WHERE fingerprint LIKE 'rnd-%'` })
+  })
+
+  it('q reads the signature rows, then the issues they admit by key (MySQL: never every issue\'s text)', async () => {
+    const { t } = m.scope
+    // 20,000 issues of log-like text whose signatures do not admit `deadlock`, and two that hold it.
+    // Numbers 0 … 19,999: a cross join of digits on MySQL (its recursion stops at 1,000 steps by default), a
+    // recursive CTE on SQLite (D1 caps a compound SELECT's terms).
+    const digits = `(SELECT 0 AS v UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)`
+    const numbers = mysql
+      ? `(SELECT a.v * 10000 + b.v * 1000 + c.v * 100 + d.v * 10 + e.v AS i FROM ${digits} a, ${digits} b, ${digits} c, ${digits} d, ${digits} e WHERE a.v < 2)`
+      : `(WITH RECURSIVE n (i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 19999) SELECT i FROM n)`
+    const concat = (...parts: string[]) => (mysql ? `CONCAT(${parts.join(', ')})` : parts.join(' || '))
+    await m.rows(`INSERT INTO ${t.groups} (fingerprint, severity, title, sample_message, count, first_seen, last_seen, created_at)
+      SELECT ${concat(`'bulk-'`, 'x.i')}, 'ERROR', ${concat(`'Checkout failure in module '`, 'x.i')}, ${concat(`'order '`, 'x.i', `' for user '`, '(x.i % 97)')}, 1, ?, ?, ?
+      FROM ${numbers} x`, [now, now, now])
+    const bulk = textSignature({ title: 'Checkout failure in module 0', message: 'order 0 for user 0', exceptionClass: null, sourceFrame: null })
+    await m.rows(`UPDATE ${t.searchSignatures} SET ${SIGNATURE_COLUMNS.map((column, word) => `${column} = ${bulk[word]}`).join(', ')}
+      WHERE id IN (SELECT id FROM ${t.groups} WHERE fingerprint LIKE 'bulk-%')`)
+    for (const [fingerprint, title] of [['dl-1', 'Deadlock found when trying to get lock'], ['dl-2', 'Serialization failure: deadlock detected']] as const) {
+      await m.rows(`INSERT INTO ${t.groups} (fingerprint, severity, title, count, first_seen, last_seen, created_at) VALUES (?, 'ERROR', ?, 1, ?, ?, ?)`, [fingerprint, title, now, now, now])
+    }
+    expect(await backfillSearchSignatures(m.scope)).toBe(2)
+    if (mysql) for (const table of [t.groups, t.searchSignatures]) await m.rows(`ANALYZE TABLE ${table}`)
+    expect((await found('DEADLOCK')).sort()).toEqual(['Deadlock found when trying to get lock', 'Serialization failure: deadlock detected'])
+    if (process.env.KEEP) for (let k = 0; k < 5; k++) { const t0 = performance.now(); await found('deadlock'); console.log('q ms', performance.now() - t0) }
+    if (mysql) {
+      // The page reads the distinct id list first (signature scan, modules' and files' issues), then each issue
+      // by its key: no scan of the issues, and the text of only the two it admits is tested.
+      const { statements } = await recordedSearch(m, { q: 'deadlock' }, 'newest')
+      expect(statements).toHaveLength(1)
+      const { rows } = await m.scope.db.execute({ sql: `EXPLAIN ${statements[0]!.sql}`, args: statements[0]!.args })
+      const plan = rows as { select_type: string; table: string; type: string; key: string | null }[]
+      const text = JSON.stringify(plan)
+      const issues = plan.filter((row) => row.table === 'g')
+      expect(issues.map((row) => [row.type, row.key]), text).toEqual([['eq_ref', 'PRIMARY'], ['eq_ref', 'PRIMARY']])
+      expect(plan.filter((row) => row.table === 'gsig').map((row) => row.type), text).toEqual(['ALL'])
+      // The list is read before the issues: in the page's ids, the derived list precedes `g`.
+      const ids = plan.filter((row) => row.select_type === 'DERIVED' && (row.table === 'g' || row.table.startsWith('<derived')))
+      expect(ids[0]!.table, text).toMatch(/^<derived/)
+    }
+    await m.rows(`DELETE FROM ${t.groups} WHERE fingerprint LIKE 'bulk-%' OR fingerprint LIKE 'dl-%'`)
+  })
+
+  if (mysql) {
+    it('MySQL: the issue row carries the signature its writer stores with the text; triggers copy it, or make it unknown', async () => {
+      const { t, db } = m.scope
+      const G = t.groups
+      const columns = (fingerprint: string) => m.rows<Record<string, unknown>>(`SELECT ${ISSUE_SIGNATURE_COLUMNS.join(', ')} FROM ${G} WHERE fingerprint = ?`, [fingerprint])
+        .then((rows) => ISSUE_SIGNATURE_COLUMNS.map((column) => Number(rows[0]![column])))
+      const first = textSignature({ title: 'Ledger drift', message: null, exceptionClass: null, sourceFrame: null })
+      await db.execute({
+        sql: `INSERT INTO ${G} (fingerprint, severity, title, count, first_seen, last_seen, created_at, ${ISSUE_SIGNATURE_COLUMNS.join(', ')}) VALUES ('row', 'ERROR', 'Ledger drift', 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [now, now, now, ...first],
+      })
+      expect((await stored(`g.fingerprint = 'row'`))[0]!.words).toEqual(first)
+      // New text with its new signature, in one statement (the import's upsert): copied.
+      const second = textSignature({ title: 'Ledger drift', message: 'balance off by 12', exceptionClass: null, sourceFrame: null })
+      await db.execute({ sql: `UPDATE ${G} SET sample_message = 'balance off by 12', ${ISSUE_SIGNATURE_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE fingerprint = 'row'`, args: second })
+      expect((await stored(`g.fingerprint = 'row'`))[0]!.words).toEqual(second)
+      // Counts only: nothing moves.
+      await db.execute({ sql: `UPDATE ${G} SET count = count + 1 WHERE fingerprint = 'row'` })
+      expect((await stored(`g.fingerprint = 'row'`))[0]!.words).toEqual(second)
+      // New text from a writer that knows nothing of signatures (a merge): unknown, in the row and the copy.
+      await db.execute({ sql: `UPDATE ${G} SET title = 'Ledger drift again' WHERE fingerprint = 'row'` })
+      expect(await columns('row')).toEqual(UNKNOWN)
+      expect((await stored(`g.fingerprint = 'row'`))[0]!.words).toEqual(UNKNOWN)
+      // The backfill stores the copy alone; the row's columns stay unknown, and a later count update keeps the copy.
+      expect(await backfillSearchSignatures(m.scope)).toBe(1)
+      const third = textSignature({ title: 'Ledger drift again', message: 'balance off by 12', exceptionClass: null, sourceFrame: null })
+      expect((await stored(`g.fingerprint = 'row'`))[0]!.words).toEqual(third)
+      await db.execute({ sql: `UPDATE ${G} SET count = count + 1 WHERE fingerprint = 'row'` })
+      expect((await stored(`g.fingerprint = 'row'`))[0]!.words).toEqual(third)
+      // New text whose signature equals the stored one: unknown (the trigger cannot tell it was written for the text).
+      await db.execute({ sql: `UPDATE ${G} SET ${ISSUE_SIGNATURE_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE fingerprint = 'row'`, args: third })
+      await db.execute({ sql: `UPDATE ${G} SET title = 'Ledger drift, again' WHERE fingerprint = 'row'` })
+      expect((await stored(`g.fingerprint = 'row'`))[0]!.words).toEqual(UNKNOWN)
+      await db.execute({ sql: `DELETE FROM ${G} WHERE fingerprint = 'row'` })
+    })
+  }
+
   it('the signature decides which issues are tested: one that does not admit the needle is not found, an unknown one (-1) is', async () => {
     const { t } = m.scope
     await m.scope.db.execute({ sql: `INSERT INTO ${t.groups} (fingerprint, severity, title, count, first_seen, last_seen, created_at) VALUES ('forged', 'ERROR', 'Forged deadlock', 1, ?, ?, ?)`, args: [now, now, now] })
@@ -210,8 +356,12 @@ describe.each(sqliteTargets)('search signatures on %s (migration 0021)', { timeo
     const id = Number((await m.rows<{ id: number }>(`SELECT id FROM ${G} WHERE fingerprint = 'trig'`))[0]!.id)
     await m.scope.db.execute({ sql: `DELETE FROM ${G} WHERE fingerprint = 'trig'` })
     expect(await m.rows(`SELECT id FROM ${t.searchSignatures} WHERE id = ?`, [id])).toEqual([])
+    // MySQL: the foreign key refuses a signature without its issue (and takes it along on delete, above).
+    if (mysql) {
+      await expect(m.scope.db.execute({ sql: `INSERT INTO ${t.searchSignatures} (id, ${SIGNATURE_COLUMNS.join(', ')}) VALUES (?, 0, 0, 0, 0, 0)`, args: [id] })).rejects.toThrow(/foreign key/i)
+    }
     // An issue that takes a deleted issue's id never inherits its signature.
-    await m.scope.db.execute({ sql: `INSERT INTO ${t.searchSignatures} (id, ${SIGNATURE_COLUMNS.join(', ')}) VALUES (?, ${SIGNATURE_COLUMNS.map(() => '?').join(', ')})`, args: [id, ...words] })
+    if (!mysql) await m.scope.db.execute({ sql: `INSERT INTO ${t.searchSignatures} (id, ${SIGNATURE_COLUMNS.join(', ')}) VALUES (?, ${SIGNATURE_COLUMNS.map(() => '?').join(', ')})`, args: [id, ...words] })
     await m.scope.db.execute({ sql: `INSERT INTO ${G} (id, fingerprint, severity, title, count, first_seen, last_seen, created_at) VALUES (?, 'reuse', 'ERROR', 'xyz', 1, ?, ?, ?)`, args: [id, now, now, now] })
     expect((await stored(`g.fingerprint = 'reuse'`))[0]!.words).toEqual(UNKNOWN)
     await m.scope.db.execute({ sql: `DELETE FROM ${G} WHERE fingerprint = 'reuse'` })

@@ -5,7 +5,7 @@ import type { AppScope } from '../../apps/app-scope.ts'
 import { isAliased, resolvedFingerprint } from '../../issues/fingerprint-aliases.ts'
 import { heatWeightsJson } from '../../issues/issue-heat.ts'
 import { applyTagRules } from '../../tags/tag-rules.ts'
-import { signatureAssignments, signatureFieldList, signatureFieldTypes } from '../../issues/search-signature.ts'
+import { ISSUE_SIGNATURE_COLUMNS, signatureAssignments, signatureFieldList, signatureFieldTypes } from '../../issues/search-signature.ts'
 import { EVENT_ROW_COLUMNS, type BatchPayload } from './batch-payload.ts'
 
 /** The history note of the one automatic transition (reference §2.6 step 4). */
@@ -150,14 +150,17 @@ export function persistStatements(scope: AppScope, payload: BatchPayload, target
 
 const ISSUE_INSERT_COLUMNS = ['fingerprint', 'severity', 'environment', 'title', 'exception_class', 'source_frame', 'count', 'first_seen', 'last_seen', 'sample_message', 'sample_stack', 'sample_context', 'created_at', 'log_type', 'channel', 'module_id', 'origin', 'kind']
 
-/** `SELECT` of `ISSUE_INSERT_COLUMNS` from issue rows (arguments: `now`, then `parameters` JSON arrays). */
-function issueRowsSelect(d: Dialect, parameters = 1): string {
+/**
+ * `SELECT` of `ISSUE_INSERT_COLUMNS` from issue rows (arguments: `now`, then `parameters` JSON arrays), with
+ * `signatures` also of `ISSUE_SIGNATURE_COLUMNS` (sample rows carry them: batch-payload.ts).
+ */
+function issueRowsSelect(d: Dialect, parameters = 1, signatures = false): string {
   const rows = d.jsonRecords(
-    { fp: 'text', sev: 'text', env: 'text', title: 'text', cls: 'text', frame: 'text', first_ts: 'text', last_ts: 'text', msg: 'text', stack: 'text', ctx: 'text', ltype: 'text', channel: 'text', module_id: 'integer' },
+    { fp: 'text', sev: 'text', env: 'text', title: 'text', cls: 'text', frame: 'text', first_ts: 'text', last_ts: 'text', msg: 'text', stack: 'text', ctx: 'text', ltype: 'text', channel: 'text', module_id: 'integer', ...(signatures ? signatureFieldTypes : {}) },
     'j',
     parameters,
   )
-  return `SELECT j.fp, j.sev, j.env, j.title, j.cls, j.frame, 0, j.first_ts, j.last_ts, j.msg, j.stack, j.ctx, ${d.castText('?')}, j.ltype, j.channel, j.module_id, 'ingested', 'error'
+  return `SELECT j.fp, j.sev, j.env, j.title, j.cls, j.frame, 0, j.first_ts, j.last_ts, j.msg, j.stack, j.ctx, ${d.castText('?')}, j.ltype, j.channel, j.module_id, 'ingested', 'error'${signatures ? `, ${signatureFieldList('j')}` : ''}
     FROM ${rows}`
 }
 
@@ -172,17 +175,19 @@ function sampleStatements(scope: AppScope, chunks: readonly string[], target: Ba
   if (chunks.length === 0) return []
   const d = scope.db.dialect
   const G = scope.t.groups
-  const overwrite = ['environment', 'title', 'source_frame', 'sample_message', 'sample_stack', 'sample_context', 'channel']
+  // Where the issue row carries the search signature (MySQL, migration 0023), the upsert writes it with the text.
+  const signed = d.searchSignature === 'issue-columns'
+  const overwrite = ['environment', 'title', 'source_frame', 'sample_message', 'sample_stack', 'sample_context', 'channel', ...(signed ? ISSUE_SIGNATURE_COLUMNS : [])]
   const sql = d.upsert(
     G,
-    ISSUE_INSERT_COLUMNS,
+    signed ? [...ISSUE_INSERT_COLUMNS, ...ISSUE_SIGNATURE_COLUMNS] : ISSUE_INSERT_COLUMNS,
     // Events of a merged issue's fingerprint never re-create it nor rewrite the merge target's sample.
-    `${issueRowsSelect(d)} WHERE NOT ${isAliased(scope.t, 'j.fp')}`,
+    `${issueRowsSelect(d, 1, signed)} WHERE NOT ${isAliased(scope.t, 'j.fp')}`,
     ['fingerprint'],
     Object.fromEntries(overwrite.map((column) => [column, d.incoming(column)])),
     overwrite.map((column) => d.isDistinct(`${G}.${column}`, d.incoming(column))).join(' OR '),
   )
-  if (d.searchSignature) {
+  if (d.searchSignature === 'statement') {
     // Then each issue's search signature (migration 0021), after the upsert whose text change made it unknown.
     // The row's searched text is now the sample's: written just above, or already equal; the exception class
     // is an input of the fingerprint (and is compared, should that ever change).
@@ -191,7 +196,7 @@ function sampleStatements(scope: AppScope, chunks: readonly string[], target: Ba
       'ss',
       signatureAssignments('j'),
       `(SELECT g.id, ${signatureFieldList('r')} FROM ${d.jsonRecords({ fp: 'text', cls: 'text', ...signatureFieldTypes }, 'r')}
-        JOIN ${G} g ON g.fingerprint = r.fp WHERE g.exception_class IS r.cls) j`,
+        JOIN ${G} g ON g.fingerprint = r.fp WHERE ${d.isSame('g.exception_class', 'r.cls')}) j`,
       'ss.id = j.id',
     )
     return chunks.flatMap((json) => [{ sql, args: [target.now, json] }, { sql: signatures.sql, args: [...signatures.args, json] }])

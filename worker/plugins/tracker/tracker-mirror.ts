@@ -92,7 +92,7 @@ export async function mirrorStatements(scope: AppScope, provider: TrackerProvide
       ),
       args: [provider, at, at, provider, provider, provider, page, provider],
     },
-    // The mirrors' search signatures (SQLite, migration 0021), where the row now holds the mirrored text — not
+    // The mirrors' search signatures (migrations 0021 and 0023), where the row now holds the mirrored text — not
     // for an issue pushed from Loupe, which the upsert above leaves as it is.
     ...(d.searchSignature
       ? [d.updateFrom(
@@ -101,7 +101,8 @@ export async function mirrorStatements(scope: AppScope, provider: TrackerProvide
           signatureAssignments('j'),
           new Fragment(`(SELECT g.id, ${signatureFieldList('r')}
             FROM ${d.jsonRecords({ fp: 'text', identifier: 'text', title: 'text', message: 'text', ...signatureFieldTypes }, 'r')} JOIN ${t.groups} g ON g.fingerprint = r.fp
-            WHERE g.title IS r.title AND g.sample_message IS r.message AND g.source_frame IS r.identifier AND g.exception_class IS NULL) j`, [page]),
+            WHERE ${d.isSame('g.title', 'r.title')} AND ${d.isSame('g.sample_message', 'r.message')} AND ${d.isSame('g.source_frame', 'r.identifier')}
+              AND g.exception_class IS NULL) j`, [page]),
           'ss.id = j.id',
         )]
       : []),
@@ -163,7 +164,7 @@ function timestamp(iso: string, fallback: Date): string {
 }
 
 /**
- * A mirror's searched text (its identifier is the source frame), with its search signature (migration 0021:
+ * A mirror's searched text (its identifier is the source frame), with its search signature (migrations 0021 and 0023:
  * `s0` … `s4`, read where the schema keeps one).
  */
 function searchedFields(issue: ExternalIssue) {
