@@ -21,12 +21,14 @@ const TEXT = ['title', 'sample_message', 'exception_class', 'source_frame']
  * row carries the signature (`signature_w0` … `signature_w4`, dialect `searchSignature: 'issue-columns'`),
  * written by the same statement as the text — the import's sample upsert, a manual issue's INSERT — and
  * triggers keep the narrow `search_signatures` rows that `q` scans:
- * - BEFORE UPDATE: a change of searched text that leaves the signature columns as they were (a writer that
- *   does not know them: a merge, a tracker mirror) makes them -1, "unknown", which admits every needle;
- * - AFTER INSERT / AFTER UPDATE: the row's columns are copied whenever they or the text changed.
+ * - AFTER INSERT: the row's columns are copied (-1, "unknown", which admits every needle, when its writer
+ *   wrote none);
+ * - AFTER UPDATE: new signature columns are copied — only a signing writer changes them, always with the text
+ *   they were computed from; new searched text with the columns as they were (a writer that does not know
+ *   them: a merge, a tracker mirror) makes the copy unknown, while the row keeps the last signature written.
  * Writers that store a signature by itself (the backfill, a tracker mirror) update `search_signatures`
- * directly, as on SQLite; the issue row's copy may then lag, and is copied again only with new text or a new
- * signature from the issue's own writer. A deleted issue takes its row along by the foreign key.
+ * directly, as on SQLite. A deleted issue takes its row along by the foreign key. Two row triggers, none
+ * BEFORE UPDATE: every import batch updates its issues' counts, and each trigger costs per row.
  *
  * The columns come in ONE `ALTER TABLE`, only while missing (MySQL has no `ADD COLUMN IF NOT EXISTS`); every
  * other step is idempotent. The triggers write only `search_signatures`, which no statement that writes
@@ -51,16 +53,14 @@ export const application0023: Migration = {
         ${WORDS.map((word) => `w${word} BIGINT NOT NULL`).join(', ')},
         FOREIGN KEY (id) REFERENCES ${G} (id) ON DELETE CASCADE
       ) ${TABLE_OPTIONS}`,
-      `CREATE TRIGGER IF NOT EXISTS \`${p}search_signature_unknown\` BEFORE UPDATE ON ${G} FOR EACH ROW
-        IF (${textChanged}) AND ${signatureKept} THEN
-          SET ${WORDS.map((word) => `NEW.signature_w${word} = -1`).join(', ')};
-        END IF`,
       `CREATE TRIGGER IF NOT EXISTS \`${p}search_signature_new\` AFTER INSERT ON ${G} FOR EACH ROW
         INSERT INTO ${S} (id, ${words}) VALUES (NEW.id, ${copied})
           ON DUPLICATE KEY UPDATE ${WORDS.map((word) => `w${word} = NEW.signature_w${word}`).join(', ')}`,
       `CREATE TRIGGER IF NOT EXISTS \`${p}search_signature_copied\` AFTER UPDATE ON ${G} FOR EACH ROW
-        IF (${textChanged}) OR NOT (${signatureKept}) THEN
+        IF NOT (${signatureKept}) THEN
           UPDATE ${S} SET ${WORDS.map((word) => `w${word} = NEW.signature_w${word}`).join(', ')} WHERE id = NEW.id;
+        ELSEIF ${textChanged} THEN
+          UPDATE ${S} SET ${WORDS.map((word) => `w${word} = -1`).join(', ')} WHERE id = NEW.id;
         END IF`,
       // After the triggers: an issue inserted meanwhile has its row already, and IGNORE keeps it.
       `INSERT IGNORE INTO ${S} (id, ${words}) SELECT id, ${WORDS.map((word) => `signature_w${word}`).join(', ')} FROM ${G}`,
