@@ -229,7 +229,8 @@ export function eventRow(r: EventRecord): string {
 /**
  * One issue row: identity and sample of `r`, and the first/last time of the events it stands for. A sample row
  * (the run's latest event of its issue) also carries the search signature of its text (migrations 0021 and
- * 0023; read where the schema keeps one: SQLite, MySQL); an issue first inserted by an earlier batch of the run waits for it.
+ * 0023; read where the schema keeps one: SQLite, MySQL); an issue first inserted by an earlier batch of the run
+ * waits for it.
  */
 function issueRow(r: EventRecord, first = r.occurredAt, last = r.occurredAt, sample = false): string {
   return JSON.stringify({
