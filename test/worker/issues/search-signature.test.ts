@@ -271,7 +271,6 @@ describe.each(signatureTargets)('search signatures on %s (migrations 0021, 0023)
     expect(await backfillSearchSignatures(m.scope)).toBe(2)
     if (mysql) for (const table of [t.groups, t.searchSignatures]) await m.rows(`ANALYZE TABLE ${table}`)
     expect((await found('DEADLOCK')).sort()).toEqual(['Deadlock found when trying to get lock', 'Serialization failure: deadlock detected'])
-    if (process.env.KEEP) for (let k = 0; k < 5; k++) { const t0 = performance.now(); await found('deadlock'); console.log('q ms', performance.now() - t0) }
     if (mysql) {
       // The page reads the distinct id list first (signature scan, modules' and files' issues), then each issue
       // by its key: no scan of the issues, and the text of only the two it admits is tested.
