@@ -163,6 +163,19 @@ export interface Dialect {
   rowsById(table: string, alias: string, ids: Fragment): Fragment
 
   /**
+   * `SELECT alias.<column>s …`: at most `limit` rows of `table` (as `alias`) whose `keyColumn` is one of the
+   * values the one-column subquery `keys` lists as `id` — a short list over an index that leads with
+   * `keyColumn`, each value read as its own range, stopping at `limit` rows in all.
+   * - SQLite, MySQL: `keyColumn IN (keys) … LIMIT n`, which both plan as a range per value, stopped at n.
+   * - PostgreSQL: the keys LATERAL-joined to a range each, in the index's order (`columns` must follow
+   *   `keyColumn` in it), itself stopped at n. As `IN` or `= ANY`, or unordered, it estimated each value's
+   *   rows from the column's average (40,000 `group_sources` pairs per file) and, under the LIMIT, chose a
+   *   sequential scan to find them: all 800,000 pairs read to find one file's 100, 58–69 ms against 0.6
+   *   (docs/performance.md).
+   */
+  limitedRowsOf(table: string, alias: string, keyColumn: string, keys: Fragment, columns: readonly string[], limit: number): Fragment
+
+  /**
    * `EXISTS (subquery)` for a correlated subquery (selecting a non-NULL constant) that is to be tested per
    * outer row, as written. MySQL/MariaDB turn a top-level EXISTS into a semi-join driven from the subquery's
    * rows: for a tag on 30,000 issues the page read every tagged issue and sorted them (54 ms) instead of
@@ -269,6 +282,10 @@ export interface RelatedRows {
   readonly alias: string
   readonly on: string
 }
+
+/** `limitedRowsOf` as `IN` the keys under one LIMIT (SQLite, MySQL: a range per key, stopped at the limit). */
+export const limitedRowsIn: Dialect['limitedRowsOf'] = (table, alias, keyColumn, keys, columns, limit) =>
+  sql`SELECT ${raw(columns.map((column) => `${alias}.${column}`).join(', '))} FROM ${raw(table)} ${raw(alias)} WHERE ${raw(`${alias}.${keyColumn}`)} IN (${keys}) LIMIT ${raw(String(limit))}`
 
 /** `deleteRelated` as one DELETE per table (SQLite, PostgreSQL): rows with a matching root row. */
 export function deleteRelatedEach(root: string, rootAlias: string, where: SqlText, related: readonly RelatedRows[]): Fragment[] {

@@ -1,4 +1,4 @@
-import { asFragment, jsonPairs as pairs, setList, type Dialect, type JsonColumnType } from './dialect.ts'
+import { asFragment, limitedRowsIn, jsonPairs as pairs, setList, type Dialect, type JsonColumnType } from './dialect.ts'
 import { raw, sql } from '../sql.ts'
 
 const quote = (identifier: string) => `\`${identifier.replaceAll('`', '``')}\``
@@ -53,6 +53,7 @@ export const mysqlDialect: Dialect = {
   planGate: 'where',
   rowsById: (table, alias, ids) =>
     sql`FROM (SELECT DISTINCT i.id FROM (${ids}) i) ids STRAIGHT_JOIN ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ids.id`,
+  limitedRowsOf: limitedRowsIn,
   existsProbe: (subquery) => sql`(${subquery} LIMIT 1) IS NOT NULL`,
   isDistinct: (a, b) => `NOT (${a} <=> ${b})`,
   isSame: (a, b) => `${a} <=> ${b}`,

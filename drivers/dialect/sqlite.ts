@@ -1,4 +1,4 @@
-import { asFragment, deleteRelatedEach, jsonPairs as pairs, setList, type Dialect } from './dialect.ts'
+import { asFragment, limitedRowsIn, deleteRelatedEach, jsonPairs as pairs, setList, type Dialect } from './dialect.ts'
 import { raw, sql } from '../sql.ts'
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`
@@ -33,6 +33,7 @@ export const sqliteDialect: Dialect = {
   searchTextMatch: null,
   planGate: 'limit',
   rowsById: (table, alias, ids) => sql`FROM (SELECT DISTINCT i.id FROM (${ids}) i) ids CROSS JOIN ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ids.id`,
+  limitedRowsOf: limitedRowsIn,
   existsProbe: (subquery) => sql`EXISTS (${subquery})`,
   isDistinct: (a, b) => `${a} IS NOT ${b}`,
   isSame: (a, b) => `${a} IS ${b}`,

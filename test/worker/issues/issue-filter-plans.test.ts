@@ -156,6 +156,60 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
     }
   })
 
+  it('source naming files of several channels, with few pairs outside them: counted from the issues without one, exactly', async () => {
+    const { t } = m.scope
+    const now = '2026-09-01 00:00:00'
+    const named = ISSUES.filter((x) => x.file === 'laravel' || x.worker).length
+    const total = async () => (await search({ source: 'laravel.log' }, 'newest')).page.total
+    // Issues without a pair: a manual one, an emptied ingested merge target (both subtracted), and an ingested
+    // issue that is neither — which no write leaves (issue-total.ts), so only the count from the other side
+    // counts it: it shows which branch answered.
+    await m.scope.db.batch([
+      ...(['manual', 'ingested', 'ingested'] as const).map((origin, n) => ({
+        sql: `INSERT INTO ${t.groups} (fingerprint, severity, title, count, first_seen, last_seen, created_at, status, log_type, origin)
+              VALUES (?, 'ERROR', 'No pair', 0, ?, ?, ?, 'open', 'laravel', ?)`,
+        args: [`bare-${n}`, now, now, now, origin],
+      })),
+      { sql: `INSERT INTO ${t.issueAliases} (fingerprint, target_fingerprint, created_at) VALUES ('merged-away', 'bare-1', ?)`, args: [now] },
+    ])
+    const extraFiles = Math.ceil(2001 / ISSUES.length)
+    try {
+      expect(await total()).toBe(named + 1)
+      expect(await generalTotal({ source: 'laravel.log' })).toBe(named)
+      // More than 2,000 pairs outside the named files: the general count answers.
+      await m.scope.db.batch([
+        ...Array.from({ length: extraFiles }, (_, n) => ({
+          sql: `INSERT INTO ${t.sourceFiles} (path, size, created_at, channel) VALUES (?, 1, ?, ?)`,
+          args: [`extra/f-${n}.log`, now, `f-${n}.log`],
+        })),
+        {
+          sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id) SELECT g.id, f.id FROM ${t.groups} g CROSS JOIN ${t.sourceFiles} f
+                WHERE f.path LIKE 'extra/%' AND g.fingerprint NOT LIKE 'bare-%'`,
+        },
+      ])
+      expect(await total()).toBe(named)
+      // Exactly 2,000 pairs outside, counted from that side again: bare-2, given an extra file's pair, has all its
+      // pairs outside and is not counted; the issues with pairs on both sides are.
+      expect(extraFiles * ISSUES.length - ISSUES.length - 1 + 1).toBe(2000)
+      await m.scope.db.batch([
+        { sql: `DELETE FROM ${t.groupSources} WHERE source_file_id = (SELECT id FROM ${t.sourceFiles} WHERE path = 'extra/f-0.log')` },
+        { sql: `DELETE FROM ${t.groupSources} WHERE source_file_id = (SELECT id FROM ${t.sourceFiles} WHERE path = 'extra/f-1.log') AND group_id = ?`, args: [ids.get(1)!] },
+        { sql: `INSERT INTO ${t.groupSources} (group_id, source_file_id) SELECT (SELECT id FROM ${t.groups} WHERE fingerprint = 'bare-2'), id FROM ${t.sourceFiles} WHERE path = 'extra/f-0.log'` },
+      ])
+      expect(await total()).toBe(named)
+      expect(await generalTotal({ source: 'laravel.log' })).toBe(named)
+    } finally {
+      await m.scope.db.batch([
+        { sql: `DELETE FROM ${t.groupChannels} WHERE channel LIKE 'f-%'` },
+        { sql: `DELETE FROM ${t.groupSources} WHERE source_file_id IN (SELECT id FROM ${t.sourceFiles} WHERE path LIKE 'extra/%')` },
+        { sql: `DELETE FROM ${t.sourceFiles} WHERE path LIKE 'extra/%'` },
+        { sql: `DELETE FROM ${t.issueAliases} WHERE fingerprint = 'merged-away'` },
+        { sql: `DELETE FROM ${t.groups} WHERE fingerprint LIKE 'bare-%'` },
+      ])
+    }
+    expect(await total()).toBe(named)
+  })
+
   for (const { name, filters, keep } of TAG_VALUES) {
     it(`tag by ${name}: the matching issues and their total, in one read batch`, async () => {
       await check(name, filters(), keep, 'newest')
@@ -306,9 +360,24 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       expect(qPlan).toMatch(/LIST SUBQUERY/)
     })
 
-    it('source naming files of several channels: the total reads each issue\'s pairs once, the page seeks each file', async () => {
+    it('source naming files of several channels: the total reads each issue\'s pairs once or counts from the other side, the page seeks each file', async () => {
       const [page, count] = (await search({ source: 'laravel.log' }, 'newest')).statements
-      expect((await plan(count!)).join('\n')).toMatch(/SEARCH gss USING COVERING INDEX \S*group_sources_1 \(group_id=\?\)$/m)
+      const countPlan = (await plan(count!)).join('\n')
+      expect(countPlan).toMatch(/SEARCH gss USING COVERING INDEX \S*group_sources_1 \(group_id=\?\)$/m)
+      // The count from the other side (issue-total.ts `outsideTotal`): the pairs outside the named files by their
+      // files' index (the stopped count, then the distinct issues, each probed for a named file's pair), the
+      // rollup's rows, the non-ingested issues by their origin index and the merge targets by key, each probed
+      // for any pair. No scan of the issues or of the pairs.
+      for (const line of [
+        /^SEARCH go USING COVERING INDEX \S*group_sources_file \(source_file_id=\?\)$/m,
+        /^SEARCH gi USING COVERING INDEX \S*group_sources_1 \(group_id=\? AND source_file_id=\?\)$/m,
+        /^SCAN r$/m,
+        /^SEARCH gn USING COVERING INDEX \S*groups_origin_created \(origin<\?\)$/m,
+        /^SEARCH gn USING COVERING INDEX \S*groups_origin_created \(origin>\?\)$/m,
+        /^SEARCH gm USING INTEGER PRIMARY KEY \(rowid=\?\)$/m,
+        /^SEARCH np USING COVERING INDEX \S*group_sources_1 \(group_id=\?\)$/m,
+      ]) expect(countPlan).toMatch(line)
+      expect(countPlan).not.toMatch(/^SCAN (go|gi|gn|gm|np)\b/m)
       expect((await idPlan(page!)).join('\n')).toMatch(/SEARCH gss USING COVERING INDEX \S*group_sources_1 \(group_id=\? AND source_file_id=\?\)/)
     })
 
