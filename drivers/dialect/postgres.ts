@@ -48,8 +48,12 @@ export const postgresDialect: Dialect = {
     `${haystack} LIKE '%' || replace(replace(replace(${foldDigits(`lower(${needle}::text)`)}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`,
   planGate: 'where',
   rowsById: (table, alias, ids) => sql`FROM ${raw(table)} ${raw(alias)} WHERE ${raw(alias)}.id = ANY (ARRAY(${ids}))`,
-  limitedRowsOf: (table, alias, keyColumn, keys, columns, limit) =>
-    sql`SELECT ${raw(columns.map((column) => `${alias}.${column}`).join(', '))} FROM (${keys}) lk CROSS JOIN LATERAL (SELECT ${raw(columns.map((column) => `lr.${column}`).join(', '))} FROM ${raw(table)} lr WHERE lr.${raw(keyColumn)} = lk.id ORDER BY ${raw(columns.map((column) => `lr.${column}`).join(', '))} LIMIT ${raw(String(limit))}) ${raw(alias)} LIMIT ${raw(String(limit))}`,
+  limitedRowsOf: (table, alias, keyColumn, keys, columns, limit) => {
+    const list = (from: string) => raw(columns.map((column) => `${from}.${column}`).join(', '))
+    const stop = raw(`LIMIT ${limit}`)
+    return sql`SELECT ${list(alias)} FROM (${keys}) lk
+      CROSS JOIN LATERAL (SELECT ${list('lr')} FROM ${raw(table)} lr WHERE lr.${raw(keyColumn)} = lk.id ORDER BY ${list('lr')} ${stop}) ${raw(alias)} ${stop}`
+  },
   existsProbe: (subquery) => sql`EXISTS (${subquery})`,
   isDistinct: (a, b) => `${a} IS DISTINCT FROM ${b}`,
   isSame: (a, b) => `${a} IS NOT DISTINCT FROM ${b}`,

@@ -19,6 +19,18 @@ describe('channel rows follow the issues\' files (migration 0018)', { timeout: 1
     expect(kept).toEqual(await pairs(`SELECT DISTINCT s.channel, gs.group_id FROM ${t.groupSources} gs JOIN ${t.sourceFiles} s ON s.id = gs.source_file_id WHERE s.channel IS NOT NULL`))
     return kept
   }
+  /**
+   * A value naming every file is counted from the files it does not name (issue-total.ts `outsideTotal`): exact
+   * only while every ingested issue without a (file, issue) pair is a merge target, which each write keeps.
+   */
+  const expectEveryFileTotal = async (app: string, expected: string[]) => {
+    const { t, rows } = await appDatabase(app)
+    const [stray] = await rows<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t.groups} g WHERE g.origin = 'ingested'
+      AND NOT EXISTS (SELECT 1 FROM ${t.groupSources} gs WHERE gs.group_id = g.id)
+      AND NOT EXISTS (SELECT 1 FROM ${t.issueAliases} ia WHERE ia.target_fingerprint = g.fingerprint)`)
+    expect(Number(stray!.n)).toBe(0)
+    expect(await list(app, { source: 'shop/' })).toEqual({ titles: expected, total: expected.length })
+  }
   const list = async (app: string, query: Record<string, string>) => {
     const page = await ok(get('issues', { query: { app, ...query } }))
     return { titles: page.data.map((issue: { title: string }) => issue.title).sort(), total: page.meta.total }
@@ -37,8 +49,8 @@ describe('channel rows follow the issues\' files (migration 0018)', { timeout: 1
     expect((await expectChannelsExact(app)).length).toBe(5)
     expect(await list(app, { source: 'app.log' })).toEqual({ titles: titles('Alpha', 'Beta', 'Gamma'), total: 3 })
     expect(await list(app, { source: 'worker.log' })).toEqual({ titles: titles('Beta', 'Delta'), total: 2 })
-    // A path substring naming files of two channels: the general count.
-    expect(await list(app, { source: 'shop/' })).toEqual({ titles: titles('Alpha', 'Beta', 'Gamma', 'Delta'), total: 4 })
+    // A path substring naming files of two channels: here every file, counted from the files it does not name.
+    await expectEveryFileTotal(app, titles('Alpha', 'Beta', 'Gamma', 'Delta'))
 
     // Delta (worker.log only) merged into Alpha (app.log): the target gains worker.log.
     const ids = new Map<string, number>((await ok(get('issues', { query: { app } }))).data.map((issue: { id: number; title: string }) => [issue.title, issue.id]))
@@ -46,11 +58,13 @@ describe('channel rows follow the issues\' files (migration 0018)', { timeout: 1
     await ok(post('merge-issues', { target: id('Alpha'), ids: [id('Delta')] }, { query: { app } }))
     await expectChannelsExact(app)
     expect(await list(app, { source: 'worker.log' })).toEqual({ titles: titles('Alpha', 'Beta'), total: 2 })
+    await expectEveryFileTotal(app, titles('Alpha', 'Beta', 'Gamma'))
 
     // Deleting a day: Gamma loses its only occurrence (the issue goes); Beta keeps app.log through shop/app.log.
     await ok(post('delete-logs', { date: '2026-04-02', confirmation: 'DELETE LOGS' }, { query: { app } }))
     await expectChannelsExact(app)
     expect(await list(app, { source: 'app.log' })).toEqual({ titles: titles('Alpha', 'Beta'), total: 2 })
+    await expectEveryFileTotal(app, titles('Alpha', 'Beta'))
     // Deleting a file: worker.log's issues keep their other channels only.
     const sources = (await ok(get('sources', { query: { app } }))).data as { id: number; path: string }[]
     const worker = sources.find((file) => file.path.endsWith('worker.log'))!
@@ -60,6 +74,11 @@ describe('channel rows follow the issues\' files (migration 0018)', { timeout: 1
     // A manual issue has no file and no channel row.
     await createIssue(app, { title: 'Channel-less manual issue' })
     await expectChannelsExact(app)
+    await expectEveryFileTotal(app, titles('Alpha', 'Beta'))
+    // The first day deleted: Beta goes; Alpha, a merge target, stays without an occurrence (and without a file).
+    await ok(post('delete-logs', { date: '2026-04-01', confirmation: 'DELETE LOGS' }, { query: { app } }))
+    expect((await list(app, {})).titles).toEqual(['Alpha exploded', 'Channel-less manual issue'])
+    await expectEveryFileTotal(app, [])
   })
 
   it('a file registered again under the channel it lacked gives its issues their rows', async () => {

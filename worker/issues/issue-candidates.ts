@@ -69,7 +69,9 @@ function relationRows(scope: AppScope, filters: IssueFilters): Fragment[] {
     relations.push(sql`SELECT ct.group_id FROM ${raw(t.groupTags)} ct WHERE ct.tag_id IN (SELECT tc.id FROM ${raw(t.tags)} tc WHERE ${namesTag('tc', filters.tag)})`)
   }
   if (filters.source !== undefined) {
-    relations.push(sql`SELECT cs.group_id FROM ${raw(t.groupSources)} cs WHERE cs.source_file_id IN (${sourceFiles(scope, filters.source, 'fs.id')})`)
+    // The callers stop every relation at FEW_CANDIDATE_ROWS; PostgreSQL reads a few files' ranges only as
+    // limitedRowsOf writes them (a rare file's count read every pair of `group_sources` as `IN`).
+    relations.push(scope.db.dialect.limitedRowsOf(t.groupSources, 'cs', 'source_file_id', sourceFiles(scope, filters.source, 'fs.id'), ['group_id'], FEW_CANDIDATE_ROWS))
   }
   if (filters.date !== undefined) {
     // The day's rows (its range of the (day, severity, group_id) index), and the non-ingested issues created

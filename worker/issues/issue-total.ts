@@ -2,7 +2,7 @@ import { Fragment, join, raw, sql } from '../../drivers/sql.ts'
 import { SEVERITIES } from '../../shared/constants.ts'
 import type { AppScope } from '../apps/app-scope.ts'
 import { nameKey } from '../tags/tag-queries.ts'
-import { issueCandidates } from './issue-candidates.ts'
+import { FEW_CANDIDATE_ROWS, issueCandidates } from './issue-candidates.ts'
 import { asId, createdOnDay, issueFilterSql, issuesWhere, moduleIdSql, sourceFiles } from './issue-filters.ts'
 import type { IssueFilters } from './issue-search.ts'
 
@@ -17,7 +17,9 @@ import type { IssueFilters } from './issue-search.ts'
  * - `tag`: the tag's rows of `error_group_tags` over its (tag_id) index; (group_id, tag_id) is the key, so a
  *   row is an issue;
  * - `source` naming one file: that file's range of `group_sources (source_file_id, group_id)`; naming exactly
- *   one channel's files: the channel's range of `group_channels (channel, group_id)`;
+ *   one channel's files: the channel's range of `group_channels (channel, group_id)`; naming files that leave at
+ *   most 2,000 pairs to the others: the issues less those without a pair in the named files, counted from the
+ *   others' side;
  * - `date`, also with `severity` or `min_severity`: the day's (and severity's) range of
  *   `group_days (day, severity, group_id)` plus the non-ingested issues created that day without an
  *   occurrence that day;
@@ -136,9 +138,10 @@ function sourceTotal(scope: AppScope, source: string, general: Fragment): Fragme
 /**
  * The most (file, issue) pairs the files a `source` value does not name may hold for its total to be counted
  * from their side: at most this many pairs read, each with its issue's pairs probed, whatever the number of
- * issues — the same stop as the rare-value count of issue-candidates.ts.
+ * issues — the stop of the rare-value count (issue-candidates.ts), which answers the opposite case: a value
+ * whose own files hold few pairs.
  */
-const SMALL_OUTSIDE = 2000
+const SMALL_OUTSIDE = FEW_CANDIDATE_ROWS
 
 /**
  * The issues (`group_id`) of at most `limit` (file, issue) pairs of the files a `source` value does not name, read
