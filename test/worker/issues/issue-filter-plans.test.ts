@@ -6,6 +6,7 @@ import { wrapDriver } from '../../../drivers/wrap-driver.ts'
 import type { IssueFilters, IssueSort } from '../../../worker/issues/issue-search.ts'
 import { recordedSearch } from './recorded-search.ts'
 import { issueFilterSql } from '../../../worker/issues/issue-filters.ts'
+import { FEW_CANDIDATE_ROWS } from '../../../worker/issues/issue-candidates.ts'
 import { getSummary } from '../../../worker/summary/summary.ts'
 import { TARGETS } from '../../drivers/driver-targets.ts'
 import { migratedScope, type MigratedScope } from '../digest/persist/migrated-scope.ts'
@@ -172,11 +173,12 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
       })),
       { sql: `INSERT INTO ${t.issueAliases} (fingerprint, target_fingerprint, created_at) VALUES ('merged-away', 'bare-1', ?)`, args: [now] },
     ])
-    const extraFiles = Math.ceil(2001 / ISSUES.length)
+    // Enough files of pairs with every corpus issue to pass the stop of the count from the other side.
+    const extraFiles = Math.ceil((FEW_CANDIDATE_ROWS + 1) / ISSUES.length)
     try {
       expect(await total()).toBe(named + 1)
       expect(await generalTotal({ source: 'laravel.log' })).toBe(named)
-      // More than 2,000 pairs outside the named files: the general count answers.
+      // More than FEW_CANDIDATE_ROWS pairs outside the named files: the general count answers.
       await m.scope.db.batch([
         ...Array.from({ length: extraFiles }, (_, n) => ({
           sql: `INSERT INTO ${t.sourceFiles} (path, size, created_at, channel) VALUES (?, 1, ?, ?)`,
@@ -188,9 +190,10 @@ describe.each(TARGETS)('issue filters over migration 0012 on %s', { timeout: 60_
         },
       ])
       expect(await total()).toBe(named)
-      // Exactly 2,000 pairs outside, counted from that side again: bare-2, given an extra file's pair, has all its
-      // pairs outside and is not counted; the issues with pairs on both sides are.
-      expect(extraFiles * ISSUES.length - ISSUES.length - 1 + 1).toBe(2000)
+      // Exactly FEW_CANDIDATE_ROWS pairs outside (the extra files' pairs, less f-0's and one of f-1's, plus bare-2's
+      // one), counted from that side again: bare-2 has all its pairs outside and is not counted; the issues with
+      // pairs on both sides are.
+      expect(extraFiles * ISSUES.length - ISSUES.length - 1 + 1).toBe(FEW_CANDIDATE_ROWS)
       await m.scope.db.batch([
         { sql: `DELETE FROM ${t.groupSources} WHERE source_file_id = (SELECT id FROM ${t.sourceFiles} WHERE path = 'extra/f-0.log')` },
         { sql: `DELETE FROM ${t.groupSources} WHERE source_file_id = (SELECT id FROM ${t.sourceFiles} WHERE path = 'extra/f-1.log') AND group_id = ?`, args: [ids.get(1)!] },
