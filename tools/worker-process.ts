@@ -24,11 +24,37 @@ export interface RunningWorker {
  * `--persist-to` directory, and waits until `?api=health` answers. `vars` go through a private env file,
  * which also keeps a developer's own `.dev.vars` out of the run. Used by the bench and the dashboard tests.
  */
-export async function startWorker(vars: Record<string, string> = {}, label = 'worker', options: { logLevel?: 'warn' | 'info' | 'log' | 'debug' } = {}): Promise<RunningWorker> {
+export interface WorkerOptions {
+  logLevel?: 'warn' | 'info' | 'log' | 'debug'
+  /** Where ports come from; freePort unless a test needs to hand it a taken one. */
+  pickPort?: () => Promise<number>
+}
+
+export async function startWorker(vars: Record<string, string> = {}, label = 'worker', options: WorkerOptions = {}): Promise<RunningWorker> {
+  // freePort() only probes: another process (a parallel test file's wrangler, workerd's own loopback
+  // sockets) can bind the port before wrangler does. That start fails with EADDRINUSE and is retried on
+  // fresh ports; any other failure is reported at once (a CI run once lost a test file to this race).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWorkerOnce(vars, label, options)
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !isPortTaken(error)) throw error
+    }
+  }
+}
+
+const PORT_ATTEMPTS = 4
+
+function isPortTaken(error: unknown): boolean {
+  return error instanceof Error && /Address already in use|EADDRINUSE/.test(error.message)
+}
+
+async function startWorkerOnce(vars: Record<string, string>, label: string, options: WorkerOptions): Promise<RunningWorker> {
   const dir = mkdtempSync(join(tmpdir(), `loupe-${label}-`))
   const envFile = join(dir, 'worker.env')
   writeEnvFile(envFile, vars)
-  const [port, inspectorPort] = [await freePort(), await freePort()]
+  const pickPort = options.pickPort ?? freePort
+  const [port, inspectorPort] = [await pickPort(), await freePort()]
   // Detached: wrangler runs workerd as a grandchild, and only killing the whole group ends both.
   const child = spawn(
     'npx',
@@ -58,7 +84,8 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output().slice(-2000)}`)
     try {
-      const response = await fetch(`${url}/?api=health`)
+      // Bounded: a socket that accepts and never answers (the port was taken after all) must not hang the start.
+      const response = await fetch(`${url}/?api=health`, { signal: AbortSignal.timeout(5_000) })
       if (response.status === 200) return
     } catch {
       // not listening yet

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 import type { PageMeta } from '../api/types.ts'
 import { formatNumber } from '../lib/format.ts'
 import { navigate, PAGE_SIZES } from '../state/url-state.ts'
@@ -17,7 +17,9 @@ export function Pagination({ meta }: { meta: PageMeta }) {
     toListTop()
   }
   // Again once the new page is in: a shorter page may have clamped the first scroll, a longer one allows more.
-  useEffect(() => {
+  // A layout effect, before paint: a plain effect ran a frame later, so the new rows showed once at the
+  // clamped position before jumping (and a CI run read that frame: the list's top at 78 px, not 56).
+  useLayoutEffect(() => {
     if (!scrollPending.current) return
     scrollPending.current = false
     toListTop()

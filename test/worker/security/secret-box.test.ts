@@ -22,12 +22,23 @@ describe('createSecretBox', () => {
     const failures = [
       () => box.open(sealed, 'app:two:http_ingest.key'),
       () => createSecretBox('another secret').open(sealed, 'app:one:http_ingest.key'),
-      () => box.open(`${sealed.slice(0, -2)}${sealed.endsWith('A') ? 'B' : 'A'}A`, 'app:one:http_ingest.key'),
+      () => box.open(tamper(sealed), 'app:one:http_ingest.key'),
       () => box.open('plaintext', 'app:one:http_ingest.key'),
       () => box.open('v1.%%%', 'app:one:http_ingest.key'),
     ]
     for (const failure of failures) {
       await expect(failure()).rejects.toMatchObject({ kind: 'operational', message: UNREADABLE_SECRET_MESSAGE })
+    }
+  })
+
+  it('tamper() changes the sealed bytes whatever the sealed text ends with', () => {
+    // The old tamper rewrote the last two characters to "?A": a value ending in "BA" stayed the same, and
+    // the last character of unpadded base64 carries unused bits. Both let a CI run open a "tampered" value.
+    for (const sealed of ['v1.abcdBA', 'v1.abcdAA', 'v1.abcdef', 'v1.AAAAAA']) {
+      const changed = tamper(sealed)
+      expect(changed).not.toBe(sealed)
+      expect(changed.length).toBe(sealed.length)
+      expect(decoded(changed)).not.toEqual(decoded(sealed))
     }
   })
 
@@ -42,3 +53,16 @@ describe('createSecretBox', () => {
     }
   })
 })
+
+/** Flips one bit of the first payload byte: its character's six bits all carry data (unlike the last one's). */
+function tamper(sealed: string): string {
+  const index = 'v1.'.length
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+  const flipped = alphabet[alphabet.indexOf(sealed[index]!) ^ 0b100000]!
+  return `${sealed.slice(0, index)}${flipped}${sealed.slice(index + 1)}`
+}
+
+function decoded(sealed: string): number[] {
+  const base64 = sealed.slice('v1.'.length).replace(/-/g, '+').replace(/_/g, '/')
+  return [...atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4))].map((char) => char.charCodeAt(0))
+}
