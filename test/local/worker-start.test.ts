@@ -51,9 +51,15 @@ describe('startWorker', { timeout: 180_000 }, () => {
         tries++
         return taken
       },
-    }).catch((error: unknown) => error as Error)
+    }).then(
+      async (started) => {
+        await started.stop()
+        return null
+      },
+      (error: unknown) => error as Error,
+    )
     expect(failure).toBeInstanceOf(Error)
-    expect(failure.message).toContain('Address already in use')
+    expect(failure!.message).toContain('Address already in use')
     expect(tries).toBe(4)
   })
 })
