@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeEnvFile } from './env-file.ts'
+import { freePort, onFreePort } from './free-port.ts'
 import { QUIET_WRANGLER_ENV } from './wrangler-env.ts'
 
 const ROOT = new URL('..', import.meta.url).pathname
@@ -19,42 +19,27 @@ export interface RunningWorker {
   stop(): Promise<void>
 }
 
-/**
- * Runs the real worker under `wrangler dev` (workerd with local D1, R2 and Queues) on a free port and a fresh
- * `--persist-to` directory, and waits until `?api=health` answers. `vars` go through a private env file,
- * which also keeps a developer's own `.dev.vars` out of the run. Used by the bench and the dashboard tests.
- */
 export interface WorkerOptions {
   logLevel?: 'warn' | 'info' | 'log' | 'debug'
   /** Where ports come from; freePort unless a test needs to hand it a taken one. */
   pickPort?: () => Promise<number>
 }
 
+/**
+ * Runs the real worker under `wrangler dev` (workerd with local D1, R2 and Queues) on a free port and a fresh
+ * `--persist-to` directory, and waits until `?api=health` answers. `vars` go through a private env file,
+ * which also keeps a developer's own `.dev.vars` out of the run. Used by the bench and the dashboard tests. A port
+ * taken between the probe and wrangler's bind ("Address already in use") is retried on another (free-port.ts).
+ */
 export async function startWorker(vars: Record<string, string> = {}, label = 'worker', options: WorkerOptions = {}): Promise<RunningWorker> {
-  // freePort() only probes: another process (a parallel test file's wrangler, workerd's own loopback
-  // sockets) can bind the port before wrangler does. That start fails with EADDRINUSE and is retried on
-  // fresh ports; any other failure is reported at once (a CI run once lost a test file to this race).
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startWorkerOnce(vars, label, options)
-    } catch (error) {
-      if (attempt >= PORT_ATTEMPTS || !isPortTaken(error)) throw error
-    }
-  }
+  return onFreePort((port) => startWorkerOn(port, vars, label, options), options.pickPort)
 }
 
-const PORT_ATTEMPTS = 4
-
-function isPortTaken(error: unknown): boolean {
-  return error instanceof Error && /Address already in use|EADDRINUSE/.test(error.message)
-}
-
-async function startWorkerOnce(vars: Record<string, string>, label: string, options: WorkerOptions): Promise<RunningWorker> {
+async function startWorkerOn(port: number, vars: Record<string, string>, label: string, options: WorkerOptions): Promise<RunningWorker> {
   const dir = mkdtempSync(join(tmpdir(), `loupe-${label}-`))
   const envFile = join(dir, 'worker.env')
   writeEnvFile(envFile, vars)
-  const pickPort = options.pickPort ?? freePort
-  const [port, inspectorPort] = [await pickPort(), await freePort()]
+  const inspectorPort = await freePort()
   // Detached: wrangler runs workerd as a grandchild, and only killing the whole group ends both.
   const child = spawn(
     'npx',
@@ -113,16 +98,4 @@ export async function killGroup(child: ChildProcess): Promise<void> {
   }, 5000)
   await exited
   clearTimeout(timer)
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
 }

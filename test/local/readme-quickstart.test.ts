@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, killGroup } from '../../tools/worker-process.ts'
+import { freePort } from '../../tools/free-port.ts'
+import { killGroup } from '../../tools/worker-process.ts'
 import { QUIET_WRANGLER_ENV } from '../../tools/wrangler-env.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname

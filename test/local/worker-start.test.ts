@@ -5,7 +5,8 @@
  */
 import { createServer, type Server } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
-import { freePort, startWorker, type RunningWorker } from '../../tools/worker-process.ts'
+import { freePort } from '../../tools/free-port.ts'
+import { startWorker, type RunningWorker } from '../../tools/worker-process.ts'
 
 let holder: Server | undefined
 let worker: RunningWorker | undefined

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer, connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 export const NGINX_BINARY = '/usr/sbin/nginx'
 
+import { onFreePort } from '../free-port.ts'
 import { NGINX_USER } from './nginx-user.ts'
 
 export interface NginxServer {
@@ -26,12 +26,15 @@ export interface NginxServer {
  *   `/drop/<bucket>` exists: a file's first chunk arrives, the next one does not (a dropped connection mid-file);
  * - `/redirect/…` answers 302 to the same path under `/files/`.
  */
-export async function startNginx(): Promise<NginxServer> {
+export async function startNginx(pickPort?: () => Promise<number>): Promise<NginxServer> {
   if (!existsSync(NGINX_BINARY)) throw new Error(`${NGINX_BINARY} is missing: install it (apt-get install -y nginx-light); .ci/run does.`)
+  return onFreePort(startNginxOn, pickPort)
+}
+
+async function startNginxOn(port: number): Promise<NginxServer> {
   const prefix = await mkdtemp(join(tmpdir(), 'loupe-nginx-'))
   const www = join(prefix, 'www')
   for (const dir of [www, join(www, 'files'), join(www, 'private'), join(www, 'flaky'), join(www, 'drop'), join(prefix, 'tmp')]) await mkdir(dir, { recursive: true })
-  const port = await freePort()
   await writeFile(join(prefix, 'htpasswd'), `${NGINX_USER.username}:{PLAIN}${NGINX_USER.password}\n`)
   const dav = 'dav_methods PUT DELETE MOVE; create_full_put_path on; dav_access user:rw group:rw all:r;'
   const config = `
@@ -72,39 +75,34 @@ http {
   const child: ChildProcess = spawn(NGINX_BINARY, ['-p', prefix, '-c', configFile, '-e', join(prefix, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  await waitForPort(port, () => (child.exitCode !== null ? `nginx exited (${child.exitCode}): ${stderr}` : null))
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async close() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve))
-        child.kill('SIGTERM')
-        await exited
-      }
-      await rm(prefix, { recursive: true, force: true })
-    },
+  const close = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+    }
+    await rm(prefix, { recursive: true, force: true })
   }
+  try {
+    await waitForNginx(port, () => (child.exitCode !== null ? `nginx exited (${child.exitCode}): ${stderr}` : null))
+  } catch (error) {
+    await close()
+    throw error
+  }
+  return { url: `http://127.0.0.1:${port}`, close }
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-async function waitForPort(port: number, failed: () => string | null): Promise<void> {
+/**
+ * Until nginx itself answers on the port: its `/redirect/` 302 with `Server: nginx`. A bare connect would also
+ * succeed against another process holding the port, while this nginx exits with "Address already in use".
+ */
+async function waitForNginx(port: number, failed: () => string | null): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const problem = failed()
     if (problem) throw new Error(problem)
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1')
-      socket.once('connect', () => (socket.destroy(), resolve(true)))
-      socket.once('error', () => resolve(false))
-    })
-    if (open) return
+    const response = await fetch(`http://127.0.0.1:${port}/redirect/probe`, { redirect: 'manual', signal: AbortSignal.timeout(2_000) }).catch(() => null)
+    if (response?.status === 302 && response.headers.get('server')?.startsWith('nginx')) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  throw new Error(`nginx did not listen on 127.0.0.1:${port}`)
+  throw new Error(`nginx did not answer on 127.0.0.1:${port}`)
 }
