@@ -3,11 +3,10 @@ import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-
-export const NGINX_BINARY = '/usr/sbin/nginx'
-
 import { onFreePort } from '../free-port.ts'
 import { NGINX_USER } from './nginx-user.ts'
+
+export const NGINX_BINARY = '/usr/sbin/nginx'
 
 export interface NginxServer {
   /** `http://127.0.0.1:<port>` */
