@@ -3,30 +3,18 @@
  * server's bind — a CI run lost a dashboard test file to wrangler's "Address already in use". Both the worker
  * (test/local/worker-start.test.ts) and Debian's nginx retry on a fresh port; nothing else is retried.
  */
-import { createServer, type Server } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { freePort, onFreePort, PORT_ATTEMPTS } from '../../tools/free-port.ts'
 import { startNginx, type NginxServer } from '../../tools/servers/nginx.ts'
+import { holdPort, type HeldPort } from './port-holder.ts'
 
-const held: Server[] = []
+let held: HeldPort | undefined
 let nginx: NginxServer | undefined
 
 afterAll(async () => {
   await nginx?.close()
-  await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))))
+  await held?.release()
 })
-
-/** A port held by something that is not the server under test: it accepts and drops every connection. */
-function holdPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer((socket) => socket.destroy())
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      held.push(server)
-      resolve((server.address() as { port: number }).port)
-    })
-  })
-}
 
 describe('onFreePort', () => {
   it('retries a start that found its port taken, on a fresh port, and gives up after PORT_ATTEMPTS', async () => {
@@ -62,7 +50,7 @@ describe('onFreePort', () => {
 
 describe('startNginx', () => {
   it('answers on a fresh port when the first one it was given is held by another process', async () => {
-    const taken = await holdPort()
+    const taken = (held = await holdPort()).port
     const given: number[] = []
     nginx = await startNginx(async () => {
       const port = given.length === 0 ? taken : await freePort()
